@@ -1,0 +1,26 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { benchStartup } from './startup.ts';
+
+/** `npm run bench [-- NAME...]`: runs the named benchmarks (all by default), merges results into bench/results.json. */
+const benches: Record<string, () => Promise<unknown>> = {
+  startup: benchStartup,
+};
+
+const requested = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const names = requested.length ? requested : Object.keys(benches);
+const unknown = names.filter((n) => !benches[n]);
+if (unknown.length) {
+  console.error(`unknown benchmark(s): ${unknown.join(', ')}; known: ${Object.keys(benches).join(', ')}`);
+  process.exit(2);
+}
+
+const file = new URL('./results.json', import.meta.url);
+const results: Record<string, unknown> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+for (const name of names) {
+  console.log(`bench ${name}…`);
+  const result = await benches[name]!();
+  results[name] = { ...(result as object), measuredAt: new Date().toISOString(), node: process.version };
+  console.log(JSON.stringify(result, null, 2));
+}
+writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+console.log(`written to bench/results.json`);

@@ -1,0 +1,39 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Time from process start to the first 200 on /readyz, for a new and for an existing embedded data directory. */
+async function timeToReady(dataDir: string, port: number): Promise<number> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { ...process.env, PORT: String(port), PGLITE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', SEED: 'none', DATABASE_URL: '' },
+    stdio: 'ignore',
+  });
+  try {
+    for (;;) {
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+        if (res.status === 200) return performance.now() - started;
+      } catch {
+        // not listening yet
+      }
+      if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  }
+}
+
+export async function benchStartup(): Promise<Record<string, number>> {
+  const dir = mkdtempSync(join(tmpdir(), 'srag-startup-'));
+  try {
+    const coldMs = await timeToReady(join(dir, 'db'), 3901);
+    const warmMs = await timeToReady(join(dir, 'db'), 3902);
+    return { coldStartMs: Math.round(coldMs), warmStartMs: Math.round(warmMs) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

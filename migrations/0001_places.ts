@@ -1,0 +1,47 @@
+import { sql, type Kysely } from 'kysely';
+
+/** Dimension of the place embedding column; `npm run reembed` changes it when the embedding model changes. */
+export const INITIAL_EMBEDDING_DIMENSION = 384;
+
+export async function up(db: Kysely<any>): Promise<void> {
+  await sql`CREATE EXTENSION IF NOT EXISTS postgis`.execute(db);
+  await sql`CREATE EXTENSION IF NOT EXISTS vector`.execute(db);
+  await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`.execute(db);
+
+  await sql`
+    CREATE TABLE places (
+      id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      source text NOT NULL,
+      source_id text NOT NULL,
+      name text,
+      category text,
+      tags jsonb NOT NULL DEFAULT '{}'::jsonb,
+      description text NOT NULL DEFAULT '',
+      geom geometry(Geometry, 4326) NOT NULL,
+      -- metre distances and DWithin on the sphere, indexed, without a cast per row per query
+      geog geography(Geometry, 4326) GENERATED ALWAYS AS (geom::geography) STORED,
+      embedding vector(${sql.raw(String(INITIAL_EMBEDDING_DIMENSION))}),
+      embedding_model text,
+      updated_at timestamptz NOT NULL DEFAULT now(),
+      CONSTRAINT places_source_key UNIQUE (source, source_id)
+    )`.execute(db);
+  await sql`CREATE INDEX places_geom_idx ON places USING gist (geom)`.execute(db);
+  await sql`CREATE INDEX places_geog_idx ON places USING gist (geog)`.execute(db);
+  await sql`CREATE INDEX places_name_trgm_idx ON places USING gin (lower(name) gin_trgm_ops)`.execute(db);
+  await sql`CREATE INDEX places_category_idx ON places (category)`.execute(db);
+  await sql`CREATE INDEX places_embedding_idx ON places USING hnsw (embedding vector_cosine_ops)`.execute(db);
+
+  // Which embedding model filled each vector space: vectors of two models are never compared.
+  await sql`
+    CREATE TABLE embedding_spaces (
+      name text PRIMARY KEY,
+      model text NOT NULL,
+      dimension integer NOT NULL CHECK (dimension > 0),
+      updated_at timestamptz NOT NULL DEFAULT now()
+    )`.execute(db);
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await sql`DROP TABLE IF EXISTS embedding_spaces`.execute(db);
+  await sql`DROP TABLE IF EXISTS places`.execute(db);
+}

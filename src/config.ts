@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+const port = z.coerce.number().int().min(0).max(65535);
+const milliseconds = z.coerce.number().int().min(1).max(600_000);
+
+const configSchema = z.object({
+  PORT: port.default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: optionalText.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  PGLITE_DATA_DIR: z.string().min(1).default('./.data/pglite'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `auto`: load the default seed when the database holds no places; `none`: never. */
+  SEED: z.enum(['auto', 'none']).default('auto'),
+  SHUTDOWN_TIMEOUT_MS: milliseconds.default(15_000),
+  LLM_BASE_URL: optionalText.pipe(z.url().optional()),
+  LLM_MODEL: optionalText,
+  LLM_API_KEY: optionalText,
+  LLM_TIMEOUT_MS: milliseconds.default(20_000),
+  EMBEDDINGS_BASE_URL: optionalText.pipe(z.url().optional()),
+  EMBEDDINGS_MODEL: optionalText,
+  EMBEDDINGS_API_KEY: optionalText,
+  EMBEDDINGS_TIMEOUT_MS: milliseconds.default(10_000),
+  API_KEY: optionalText,
+});
+
+export type Config = Readonly<z.infer<typeof configSchema>>;
+
+/** A configuration problem, reported as one line naming the variable. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const variable = issue.path.join('.');
+    const value = env[variable];
+    throw new ConfigError(
+      `invalid configuration: ${variable}=${JSON.stringify(value ?? '')}: ${issue.message}`,
+    );
+  }
+  const config = parsed.data;
+  if (Boolean(config.EMBEDDINGS_BASE_URL) !== Boolean(config.EMBEDDINGS_MODEL)) {
+    throw new ConfigError('invalid configuration: EMBEDDINGS_BASE_URL and EMBEDDINGS_MODEL must be set together');
+  }
+  if (Boolean(config.LLM_BASE_URL) !== Boolean(config.LLM_MODEL)) {
+    throw new ConfigError('invalid configuration: LLM_BASE_URL and LLM_MODEL must be set together');
+  }
+  return Object.freeze(config);
+}

@@ -1,0 +1,75 @@
+import { mkdirSync } from 'node:fs';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+import { pgliteDialect, PgliteWorker } from './pglite-dialect.ts';
+
+export type Db = Kysely<Database>;
+export type DatabaseMode = 'embedded' | 'server';
+
+export interface DatabaseHandle {
+  db: Db;
+  mode: DatabaseMode;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string | undefined;
+  poolSize?: number;
+  pgliteDataDir?: string;
+}
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+/** Counts and sums as JavaScript numbers in server mode, as PGlite gives them: one result shape for both modes. */
+function numericTypes(): pg.CustomTypesConfig {
+  return {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+      if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => Number(value);
+      return pg.types.getTypeParser(oid, format);
+    }) as pg.CustomTypesConfig['getTypeParser'],
+  };
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) return openServer(options.databaseUrl, options.poolSize ?? 10);
+  return openEmbedded(options.pgliteDataDir ?? './.data/pglite');
+}
+
+async function openServer(connectionString: string, max: number): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: 5_000, types: numericTypes() });
+  // An idle client losing its server (restart, failover) must not crash the process.
+  pool.on('error', () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    await sql`SELECT 1`.execute(db);
+  } catch (error) {
+    await db.destroy();
+    throw new Error(`cannot connect to DATABASE_URL (${redact(connectionString)}): ${(error as Error).message}`);
+  }
+  return { db, mode: 'server', close: () => db.destroy() };
+}
+
+async function openEmbedded(dataDir: string): Promise<DatabaseHandle> {
+  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+  const worker = new PgliteWorker(dataDir);
+  const db = new Kysely<Database>({ dialect: pgliteDialect(worker) });
+  try {
+    await sql`SELECT 1`.execute(db);
+  } catch (error) {
+    await db.destroy();
+    throw new Error(`cannot open the embedded database in ${dataDir}: ${(error as Error).message}`);
+  }
+  return { db, mode: 'embedded', close: () => db.destroy() };
+}
+
+export function redact(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '<unparsable url>';
+  }
+}

@@ -1,0 +1,14 @@
+import { Migrator, type MigrationResultSet } from 'kysely';
+import { migrations } from '../../migrations/index.ts';
+import type { Db } from './database.ts';
+
+/** Brings the schema up to date. Already-applied migrations are skipped, so running it twice changes nothing. */
+export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const result = await migrator.migrateToLatest();
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`migration ${failed} failed: ${(result.error as Error).message ?? result.error}`);
+  }
+  return result;
+}

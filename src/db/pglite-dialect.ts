@@ -1,0 +1,157 @@
+import { Worker } from 'node:worker_threads';
+import {
+  CompiledQuery,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryResult,
+} from 'kysely';
+
+interface WorkerReply {
+  id: number;
+  ok: boolean;
+  rows?: unknown[];
+  affectedRows?: number;
+  data?: Uint8Array;
+  error?: { message: string; code?: string; detail?: string };
+}
+
+/** An error raised by PostgreSQL inside PGlite, with the SQLSTATE code like node-postgres errors. */
+export class PgliteError extends Error {
+  constructor(
+    message: string,
+    readonly code?: string,
+    readonly detail?: string,
+  ) {
+    super(message);
+    this.name = 'PgliteError';
+  }
+}
+
+/** The PGlite database in its worker thread, spoken to by messages. */
+export class PgliteWorker {
+  private readonly worker: Worker;
+  private nextId = 0;
+  private readonly pending = new Map<number, { resolve: (r: WorkerReply) => void; reject: (e: Error) => void }>();
+  private exited = false;
+
+  constructor(dataDir: string) {
+    this.worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: { dataDir } });
+    this.worker.on('message', (reply: WorkerReply) => {
+      const waiter = this.pending.get(reply.id);
+      this.pending.delete(reply.id);
+      waiter?.resolve(reply);
+    });
+    this.worker.on('error', (error) => this.failAll(error));
+    this.worker.on('exit', (code) => {
+      this.exited = true;
+      this.failAll(new Error(`the embedded database worker exited (code ${code})`));
+    });
+  }
+
+  private failAll(error: Error): void {
+    for (const waiter of this.pending.values()) waiter.reject(error);
+    this.pending.clear();
+  }
+
+  async call(message: { kind: string; sql?: string; params?: readonly unknown[] }): Promise<WorkerReply> {
+    if (this.exited) throw new Error('the embedded database is closed');
+    const id = ++this.nextId;
+    const reply = await new Promise<WorkerReply>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...message, id });
+    });
+    if (!reply.ok) {
+      throw new PgliteError(reply.error?.message ?? 'embedded database error', reply.error?.code, reply.error?.detail);
+    }
+    return reply;
+  }
+
+  async open(): Promise<void> {
+    await this.call({ kind: 'open' });
+  }
+
+  async close(): Promise<void> {
+    if (this.exited) return;
+    await this.call({ kind: 'close' }).catch(() => undefined);
+    await this.worker.terminate();
+  }
+}
+
+/**
+ * PGlite is a single connection, so the driver hands it out to one user at a time: a transaction
+ * holds it until it commits, and other queries wait their turn instead of interleaving with it.
+ */
+class PgliteDriver implements Driver {
+  private queue: Promise<void> = Promise.resolve();
+  private readonly connection: PgliteConnection;
+
+  constructor(private readonly pglite: PgliteWorker) {
+    this.connection = new PgliteConnection(pglite);
+  }
+
+  async init(): Promise<void> {
+    await this.pglite.open();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    let release!: () => void;
+    const previous = this.queue;
+    this.queue = new Promise<void>((resolve) => (release = resolve));
+    await previous;
+    this.connection.release = release;
+    return this.connection;
+  }
+
+  async beginTransaction(conn: DatabaseConnection): Promise<void> {
+    await conn.executeQuery(CompiledQuery.raw('begin'));
+  }
+
+  async commitTransaction(conn: DatabaseConnection): Promise<void> {
+    await conn.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(conn: DatabaseConnection): Promise<void> {
+    await conn.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async releaseConnection(conn: DatabaseConnection): Promise<void> {
+    (conn as PgliteConnection).release?.();
+  }
+
+  async destroy(): Promise<void> {
+    await this.pglite.close();
+  }
+}
+
+class PgliteConnection implements DatabaseConnection {
+  release?: () => void;
+
+  constructor(private readonly pglite: PgliteWorker) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const reply = await this.pglite.call({ kind: 'query', sql: query.sql, params: query.parameters });
+    return {
+      rows: (reply.rows ?? []) as R[],
+      numAffectedRows: BigInt(reply.affectedRows ?? 0),
+    };
+  }
+
+  // eslint-disable-next-line require-yield
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('streaming queries are not supported by the embedded database');
+  }
+}
+
+export function pgliteDialect(pglite: PgliteWorker): Dialect {
+  return {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new PgliteDriver(pglite),
+    createIntrospector: (db: Kysely<any>) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  };
+}

@@ -1,0 +1,59 @@
+// PGlite runs here, in a worker thread, because a PGlite query runs on the thread that owns it:
+// on the main thread one long query would freeze the HTTP server (health checks included).
+// Plain JavaScript so that it loads without a TypeScript loader in any runner.
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+import { postgis } from '@electric-sql/pglite-postgis';
+import { vector } from '@electric-sql/pglite-pgvector';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+
+const INT8 = 20;
+const NUMERIC = 1700;
+
+let db;
+
+async function open() {
+  db = await PGlite.create({
+    dataDir: workerData.dataDir,
+    extensions: { postgis, vector, pg_trgm },
+    // The same JavaScript types as the server mode gets from node-postgres with our parsers.
+    parsers: { [INT8]: (v) => Number(v), [NUMERIC]: (v) => Number(v) },
+  });
+}
+
+function serializeError(error) {
+  return {
+    message: error?.message ?? String(error),
+    code: error?.code,
+    detail: error?.detail,
+    position: error?.position,
+  };
+}
+
+parentPort.on('message', async (msg) => {
+  try {
+    if (msg.kind === 'open') {
+      await open();
+      parentPort.postMessage({ id: msg.id, ok: true });
+    } else if (msg.kind === 'query') {
+      const result = await db.query(msg.sql, msg.params ?? []);
+      parentPort.postMessage({
+        id: msg.id,
+        ok: true,
+        rows: result.rows,
+        affectedRows: result.affectedRows ?? 0,
+      });
+    } else if (msg.kind === 'exec') {
+      await db.exec(msg.sql);
+      parentPort.postMessage({ id: msg.id, ok: true });
+    } else if (msg.kind === 'dump') {
+      const blob = await db.dumpDataDir('none');
+      parentPort.postMessage({ id: msg.id, ok: true, data: new Uint8Array(await blob.arrayBuffer()) });
+    } else if (msg.kind === 'close') {
+      if (db) await db.close();
+      parentPort.postMessage({ id: msg.id, ok: true });
+    }
+  } catch (error) {
+    parentPort.postMessage({ id: msg.id, ok: false, error: serializeError(error) });
+  }
+});

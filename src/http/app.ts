@@ -1,0 +1,73 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { HTTPException } from 'hono/http-exception';
+import { requestId } from 'hono/request-id';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { Db, DatabaseMode } from '../db/database.ts';
+import type { Logger } from '../log.ts';
+import { docsPage } from './docs-page.ts';
+import { healthRoutes, type Lifecycle } from './health.routes.ts';
+import { createRouter, type AppEnv } from './openapi-app.ts';
+import { ApiError, problem } from './problem.ts';
+
+const STATUS_TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  503: 'Service Unavailable',
+};
+
+export interface AppDeps {
+  db: Db;
+  mode: DatabaseMode;
+  log: Logger;
+  lifecycle: Lifecycle;
+}
+
+export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
+  const app = createRouter();
+  app.use(requestId());
+  app.use(async (c, next) => {
+    const started = performance.now();
+    await next();
+    deps.log.info(
+      {
+        requestId: c.get('requestId'),
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      },
+      'request',
+    );
+  });
+
+  app.route('/', healthRoutes(deps.db, deps.lifecycle));
+
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'Spatial-RAG',
+      version: '0.1.0',
+      description:
+        'Natural-language geographic questions over PostGIS + pgvector, with Earth-observation tool recommendations.',
+    },
+  });
+  app.get('/docs', (c) => c.html(docsPage));
+
+  app.notFound((c) => problem(c, new ApiError(404, 'Not Found', `no route for ${c.req.method} ${c.req.path}`)));
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return problem(c, error);
+    if (error instanceof HTTPException) {
+      const status = error.status as ContentfulStatusCode;
+      return problem(c, new ApiError(status, STATUS_TITLES[status] ?? 'Error', error.message));
+    }
+    deps.log.error({ requestId: c.get('requestId'), err: error }, 'unhandled error');
+    return problem(c, new ApiError(500, 'Internal Server Error', 'an unexpected error occurred; see the server log'));
+  });
+  return app;
+}

@@ -1,0 +1,45 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+import { createRouter } from './openapi-app.ts';
+import { unavailable } from './problem.ts';
+
+export interface Lifecycle {
+  /** Set when shutdown starts: readiness fails so load balancers stop sending traffic. */
+  draining: boolean;
+}
+
+const status = z.object({ status: z.string() }).openapi('HealthStatus');
+
+const livez = createRoute({
+  method: 'get',
+  path: '/livez',
+  tags: ['health'],
+  summary: 'Liveness: the process answers (never touches the database)',
+  responses: { 200: { description: 'alive', content: { 'application/json': { schema: status } } } },
+});
+
+const readyz = createRoute({
+  method: 'get',
+  path: '/readyz',
+  tags: ['health'],
+  summary: 'Readiness: the database answers and the service is not draining',
+  responses: {
+    200: { description: 'ready', content: { 'application/json': { schema: status } } },
+    503: { description: 'draining or database unavailable' },
+  },
+});
+
+export function healthRoutes(db: Db, lifecycle: Lifecycle) {
+  return createRouter()
+    .openapi(livez, (c) => c.json({ status: 'ok' }, 200))
+    .openapi(readyz, async (c) => {
+      if (lifecycle.draining) throw unavailable('the service is shutting down');
+      try {
+        await sql`SELECT 1`.execute(db);
+      } catch {
+        throw unavailable('the database does not answer');
+      }
+      return c.json({ status: 'ready' }, 200);
+    });
+}

@@ -1,0 +1,85 @@
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+export interface FieldError {
+  /** Where the bad value is: `body`, `query`, `path` or `header`. */
+  in: string;
+  /** Dotted path of the field, e.g. `near.lon`. */
+  field: string;
+  message: string;
+}
+
+/**
+ * The one error type of the HTTP edge. Anything thrown that is not an ApiError becomes a 500 whose
+ * details go to the log, never to the client.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly title: string,
+    readonly detail?: string,
+    readonly errors?: FieldError[],
+    /** A short slug; the problem type URI is built from it. */
+    readonly code: string = slug(title),
+  ) {
+    super(detail ?? title);
+    this.name = 'ApiError';
+  }
+}
+
+function slug(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/(^-|-$)/g, '');
+}
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail?: string;
+  instance?: string;
+  requestId?: string;
+  errors?: FieldError[];
+}
+
+export function problemBody(error: ApiError, instance?: string, requestId?: string): ProblemBody {
+  return {
+    type: `https://spatial-rag.dev/problems/${error.code}`,
+    title: error.title,
+    status: error.status,
+    ...(error.detail ? { detail: error.detail } : {}),
+    ...(instance ? { instance } : {}),
+    ...(requestId ? { requestId } : {}),
+    ...(error.errors?.length ? { errors: error.errors } : {}),
+  };
+}
+
+/** RFC 9457 problem+json response. */
+export function problem(c: Context, error: ApiError): Response {
+  const body = problemBody(error, c.req.path, c.get('requestId') as string | undefined);
+  return c.body(JSON.stringify(body), error.status, { 'content-type': 'application/problem+json' });
+}
+
+export const badRequest = (detail: string, errors?: FieldError[]) =>
+  new ApiError(400, 'Bad Request', detail, errors, 'bad-request');
+export const notFound = (detail: string) => new ApiError(404, 'Not Found', detail, undefined, 'not-found');
+export const conflict = (detail: string) => new ApiError(409, 'Conflict', detail, undefined, 'conflict');
+export const unavailable = (detail: string) =>
+  new ApiError(503, 'Service Unavailable', detail, undefined, 'unavailable');
+
+/** Field errors from zod issues, so a client learns which field is wrong and why. */
+export function fieldErrors(
+  location: string,
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string; code?: string; keys?: string[] }>,
+): FieldError[] {
+  return issues.flatMap((issue) => {
+    const base = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys' && issue.keys) {
+      return issue.keys.map((key) => ({
+        in: location,
+        field: base ? `${base}.${key}` : key,
+        message: 'unknown field',
+      }));
+    }
+    return [{ in: location, field: base || '(root)', message: issue.message }];
+  });
+}

@@ -1,0 +1,98 @@
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Config } from './config.ts';
+import { openDatabase, type DatabaseHandle } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { createApp } from './http/app.ts';
+import type { Lifecycle } from './http/health.routes.ts';
+import type { AppEnv } from './http/openapi-app.ts';
+import { createLogger, type Logger } from './log.ts';
+
+export interface Service {
+  app: OpenAPIHono<AppEnv>;
+  database: DatabaseHandle;
+  log: Logger;
+  lifecycle: Lifecycle;
+  /** The bound port (useful with PORT=0). */
+  port: number;
+  /** Stop accepting, let in-flight requests finish, then close the database. Safe to call twice. */
+  shutdown(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Extra routes, mounted before the server starts (tests use it). */
+  configureApp?: (app: OpenAPIHono<AppEnv>) => void;
+}
+
+export async function startService(config: Config, options: StartOptions = {}): Promise<Service> {
+  const log = createLogger(config.LOG_LEVEL);
+  const started = performance.now();
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    poolSize: config.DATABASE_POOL_SIZE,
+    pgliteDataDir: config.PGLITE_DATA_DIR,
+  });
+  await migrateToLatest(database.db);
+  log.info({ mode: database.mode, ms: Math.round(performance.now() - started) }, 'database ready');
+
+  const lifecycle: Lifecycle = { draining: false };
+  const app = createApp({ db: database.db, mode: database.mode, log, lifecycle });
+  options.configureApp?.(app);
+
+  const server = await listen(app, config.HOST, config.PORT);
+  const port = (server.address() as AddressInfo).port;
+  log.info({ host: config.HOST, port, mode: database.mode }, 'listening');
+
+  let stopping: Promise<void> | undefined;
+  const shutdown = () =>
+    (stopping ??= (async () => {
+      lifecycle.draining = true;
+      log.info('shutting down: finishing in-flight requests');
+      await closeServer(server, config.SHUTDOWN_TIMEOUT_MS);
+      await database.close();
+      log.info('stopped');
+    })());
+
+  return { app, database, log, lifecycle, port, shutdown };
+}
+
+function listen(app: OpenAPIHono<AppEnv>, hostname: string, port: number): Promise<ServerType> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch: app.fetch, hostname, port }, () => resolve(server));
+    server.once('error', reject);
+  });
+}
+
+/** Resolves when every in-flight request has finished, or forces the rest closed after the timeout. */
+function closeServer(server: ServerType, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const force = setTimeout(() => {
+      if ('closeAllConnections' in server) server.closeAllConnections();
+      resolve();
+    }, timeoutMs);
+    force.unref();
+    server.close(() => {
+      clearTimeout(force);
+      resolve();
+    });
+    // Idle keep-alive sockets would hold close() open; busy ones finish their response first.
+    if ('closeIdleConnections' in server) server.closeIdleConnections();
+  });
+}
+
+/** SIGTERM/SIGINT: graceful shutdown, then exit 0 (1 if shutting down failed). */
+export function exitOnSignals(service: Service, exit: (code: number) => void = process.exit): void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    service.log.info({ signal }, 'signal received');
+    service.shutdown().then(
+      () => exit(0),
+      (error: unknown) => {
+        service.log.error({ err: error }, 'shutdown failed');
+        exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+}

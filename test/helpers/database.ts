@@ -1,0 +1,85 @@
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+
+/** `server` when DATABASE_URL is set (the CI's second pass), `embedded` otherwise. */
+export const testMode: 'server' | 'embedded' = process.env.DATABASE_URL ? 'server' : 'embedded';
+export const isServer = testMode === 'server';
+
+export interface TestDatabaseLocation {
+  /** The configuration that points the service at this database. */
+  env: { DATABASE_URL?: string; PGLITE_DATA_DIR?: string };
+  drop(): Promise<void>;
+}
+
+/**
+ * A fresh, migrated database of the current mode for one test file: a copy of the PGlite template built
+ * by test/global-setup.ts (a warm start), or a new server database cloned from the template database that
+ * scripts/setup-postgres.sh creates with the extensions.
+ */
+export async function createTestDatabaseLocation(): Promise<TestDatabaseLocation> {
+  if (isServer) return createServerDatabase(process.env.DATABASE_URL!);
+  const template = inject('pgliteTemplate');
+  if (!template || !existsSync(template)) throw new Error('the PGlite test template is missing (test/global-setup.ts)');
+  const dir = mkdtempSync(join(tmpdir(), 'srag-pglite-'));
+  cpSync(template, dir, { recursive: true });
+  return { env: { PGLITE_DATA_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+async function createServerDatabase(url: string): Promise<TestDatabaseLocation> {
+  const template = process.env.SRAG_TEST_TEMPLATE_DB ?? 'spatial_rag_template';
+  const name = `srag_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  await withAdminClient(url, (client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
+  const testUrl = new URL(url);
+  testUrl.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: testUrl.toString() },
+    drop: async () => {
+      await withAdminClient(url, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    },
+  };
+}
+
+async function withAdminClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface TestDatabase extends DatabaseHandle {
+  location: TestDatabaseLocation;
+  /** Close and delete the database. */
+  dispose(): Promise<void>;
+}
+
+export async function openTestDatabase(): Promise<TestDatabase> {
+  const location = await createTestDatabaseLocation();
+  const handle = await openDatabase({
+    databaseUrl: location.env.DATABASE_URL,
+    pgliteDataDir: location.env.PGLITE_DATA_DIR,
+    poolSize: 4,
+  });
+  await migrateToLatest(handle.db);
+  return {
+    ...handle,
+    location,
+    dispose: async () => {
+      await handle.close();
+      await location.drop();
+    },
+  };
+}
+
+export async function countRows(db: DatabaseHandle['db'], table: string): Promise<number> {
+  const result = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)}`.execute(db);
+  return result.rows[0]!.n;
+}
