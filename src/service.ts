@@ -7,6 +7,8 @@ import { migrateToLatest } from './db/migrate.ts';
 import { createApp } from './http/app.ts';
 import type { Lifecycle } from './http/health.routes.ts';
 import type { AppEnv } from './http/openapi-app.ts';
+import { createConfiguredEmbedder } from './embedding/configured.ts';
+import { hasPlaces, seedDefaultPlaces } from './ingest/seed.ts';
 import { createLogger, type Logger } from './log.ts';
 
 export interface Service {
@@ -35,9 +37,15 @@ export async function startService(config: Config, options: StartOptions = {}): 
   });
   await migrateToLatest(database.db);
   log.info({ mode: database.mode, ms: Math.round(performance.now() - started) }, 'database ready');
+  const embedder = createConfiguredEmbedder(config);
+  if (config.SEED === 'auto' && !(await hasPlaces(database.db))) {
+    log.info('empty database: loading the default seed (GeoNames cities)');
+    const report = await seedDefaultPlaces(database.db, embedder, database.mode === 'embedded');
+    log.info({ places: report.written, ms: report.ms }, 'default seed loaded');
+  }
 
   const lifecycle: Lifecycle = { draining: false };
-  const app = createApp({ db: database.db, mode: database.mode, log, lifecycle });
+  const app = createApp({ db: database.db, embedder, mode: database.mode, log, lifecycle });
   options.configureApp?.(app);
 
   const server = await listen(app, config.HOST, config.PORT);

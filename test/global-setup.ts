@@ -1,36 +1,126 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { openDatabase } from '../src/db/database.ts';
+import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
+import { createOfflineEmbedderWithLexicons } from '../src/embedding/configured.ts';
+import { loadNycData } from '../src/ingest/nyc.ts';
+import { hasNycData, MIDTOWN_PBF, NYC_NEIGHBORHOODS } from './helpers/data.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    pgliteTemplate: string;
+    /** Embedded mode: migrated PGlite data directories to copy, by fixture. */
+    pgliteTemplates: Record<string, string>;
+    /** Server mode: template databases to clone, by fixture. */
+    serverTemplates: Record<string, string>;
   }
 }
 
+/** Content hash of the code that shapes a fixture: any change rebuilds it. */
+function codeHash(): string {
+  const hash = createHash('sha256');
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir).sort()) {
+      const path = join(dir, entry);
+      if (statSync(path).isDirectory()) walk(path);
+      else hash.update(path).update(readFileSync(path));
+    }
+  };
+  walk(resolve('migrations'));
+  walk(resolve('src'));
+  return hash.digest('hex').slice(0, 16);
+}
+
 /**
- * Embedded mode: creating a PGlite database and loading PostGIS takes ~20 s, a warm start ~5 s. So the
- * migrated database is built once, cached under node_modules/.cache keyed by the migrations' content,
- * and every test file starts from a copy of it.
+ * Creating a PGlite database with PostGIS takes ~20 s and loading the Midtown data much longer, so each
+ * fixture (an empty migrated database; the NYC data loaded) is built once, cached by code hash, and every
+ * test file starts from a copy (embedded: a data directory; server: a template database).
  */
 export default async function setup(project: TestProject): Promise<void> {
-  if (process.env.DATABASE_URL) return;
-  const migrationsDir = resolve('migrations');
-  const hash = createHash('sha256');
-  for (const file of readdirSync(migrationsDir).sort()) hash.update(file).update(readFileSync(join(migrationsDir, file)));
+  const hash = codeHash();
+  if (process.env.DATABASE_URL) {
+    project.provide('pgliteTemplates', {});
+    project.provide('serverTemplates', await serverTemplates(process.env.DATABASE_URL, hash));
+  } else {
+    project.provide('serverTemplates', {});
+    project.provide('pgliteTemplates', await pgliteTemplates(hash));
+  }
+}
+
+async function pgliteTemplates(hash: string): Promise<Record<string, string>> {
   const cacheRoot = resolve('node_modules/.cache/spatial-rag-test');
-  const dir = join(cacheRoot, `pglite-${hash.digest('hex').slice(0, 16)}`);
-  if (!existsSync(dir)) {
-    mkdirSync(cacheRoot, { recursive: true });
+  mkdirSync(cacheRoot, { recursive: true });
+  // Old fixtures go, but not recent ones: another test run may be building or using them right now.
+  for (const old of readdirSync(cacheRoot)) {
+    const path = join(cacheRoot, old);
+    if (!old.includes(hash) && Date.now() - statSync(path).mtimeMs > 3_600_000) rmSync(path, { recursive: true, force: true });
+  }
+  const build = async (name: string, from: string | undefined, fill: (dir: string) => Promise<void>) => {
+    const dir = join(cacheRoot, `${name}-${hash}`);
+    if (existsSync(dir)) return dir;
     const building = `${dir}.building-${process.pid}`;
     rmSync(building, { recursive: true, force: true });
-    const handle = await openDatabase({ pgliteDataDir: building });
+    if (from) cpSync(from, building, { recursive: true });
+    await fill(building);
+    try {
+      renameSync(building, dir);
+    } catch (error) {
+      // A concurrent run finished the same fixture first: use theirs.
+      if (!existsSync(dir)) throw error;
+      rmSync(building, { recursive: true, force: true });
+    }
+    return dir;
+  };
+  const empty = await build('empty', undefined, async (dir) => {
+    const handle = await openDatabase({ pgliteDataDir: dir });
     await migrateToLatest(handle.db);
     await handle.close();
-    renameSync(building, dir);
+  });
+  const templates: Record<string, string> = { empty };
+  if (hasNycData) {
+    templates.nyc = await build('nyc', empty, async (dir) => {
+      const handle = await openDatabase({ pgliteDataDir: dir });
+      await loadNycData(handle.db, createOfflineEmbedderWithLexicons(), { midtownPbf: MIDTOWN_PBF, neighborhoods: NYC_NEIGHBORHOODS }, true);
+      await handle.close();
+    });
   }
-  project.provide('pgliteTemplate', dir);
+  return templates;
+}
+
+async function serverTemplates(url: string, hash: string): Promise<Record<string, string>> {
+  const base = process.env.SRAG_TEST_TEMPLATE_DB ?? 'spatial_rag_template';
+  const templates: Record<string, string> = { empty: base };
+  if (!hasNycData) return templates;
+  const name = `srag_fixture_nyc_${hash}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    const stale = await admin.query<{ datname: string }>(
+      `SELECT datname FROM pg_database WHERE datname LIKE 'srag_fixture_%' AND datname <> $1`,
+      [name],
+    );
+    for (const { datname } of stale.rows) {
+      await admin.query(`ALTER DATABASE ${datname} IS_TEMPLATE false`);
+      await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+    }
+    const exists = await admin.query(`SELECT 1 FROM pg_database WHERE datname = $1`, [name]);
+    if (exists.rowCount === 0) {
+      const building = `${name}_building`;
+      await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+      await admin.query(`CREATE DATABASE ${building} TEMPLATE ${base}`);
+      const target = new URL(url);
+      target.pathname = `/${building}`;
+      const handle = await openDatabase({ databaseUrl: target.toString(), poolSize: 2 });
+      await migrateToLatest(handle.db);
+      await loadNycData(handle.db, createOfflineEmbedderWithLexicons(), { midtownPbf: MIDTOWN_PBF, neighborhoods: NYC_NEIGHBORHOODS }, false);
+      await handle.close();
+      await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+    }
+  } finally {
+    await admin.end();
+  }
+  templates.nyc = name;
+  return templates;
 }

@@ -3,6 +3,8 @@ import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Db, DatabaseMode } from '../db/database.ts';
+import type { Embedder } from '../embedding/embedder.ts';
+import { placesRoutes } from '../places/places.routes.ts';
 import type { Logger } from '../log.ts';
 import { docsPage } from './docs-page.ts';
 import { healthRoutes, type Lifecycle } from './health.routes.ts';
@@ -23,6 +25,7 @@ const STATUS_TITLES: Record<number, string> = {
 
 export interface AppDeps {
   db: Db;
+  embedder: Embedder;
   mode: DatabaseMode;
   log: Logger;
   lifecycle: Lifecycle;
@@ -47,6 +50,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
 
   app.route('/', healthRoutes(deps.db, deps.lifecycle));
+  app.route('/', placesRoutes(deps.db, deps.embedder));
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

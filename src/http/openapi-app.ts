@@ -1,5 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { ApiError, fieldErrors } from './problem.ts';
+import { validationError } from './problem.ts';
 
 export type AppEnv = { Variables: { requestId: string } };
 
@@ -17,16 +17,7 @@ export function createRouter(): OpenAPIHono<AppEnv> {
   return new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) {
-        const location = TARGET_LOCATION[result.target] ?? result.target;
-        const errors = fieldErrors(location, result.error.issues as never);
-        const first = errors[0];
-        throw new ApiError(
-          400,
-          'Bad Request',
-          first ? `invalid ${location} field '${first.field}': ${first.message}` : `invalid ${location}`,
-          errors,
-          'validation-failed',
-        );
+        throw validationError(TARGET_LOCATION[result.target] ?? result.target, result.error.issues as never);
       }
     },
   });

@@ -83,3 +83,16 @@ export function fieldErrors(
     return [{ in: location, field: base || '(root)', message: issue.message }];
   });
 }
+
+/** The 400 for a request that fails its schema: the first bad field in the detail, all of them in `errors`. */
+export function validationError(location: string, issues: Parameters<typeof fieldErrors>[1]): ApiError {
+  const errors = fieldErrors(location, issues);
+  const first = errors[0];
+  return new ApiError(
+    400,
+    'Bad Request',
+    first ? `invalid ${location} field '${first.field}': ${first.message}` : `invalid ${location}`,
+    errors,
+    'validation-failed',
+  );
+}

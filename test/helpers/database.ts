@@ -22,17 +22,22 @@ export interface TestDatabaseLocation {
  * by test/global-setup.ts (a warm start), or a new server database cloned from the template database that
  * scripts/setup-postgres.sh creates with the extensions.
  */
-export async function createTestDatabaseLocation(): Promise<TestDatabaseLocation> {
-  if (isServer) return createServerDatabase(process.env.DATABASE_URL!);
-  const template = inject('pgliteTemplate');
-  if (!template || !existsSync(template)) throw new Error('the PGlite test template is missing (test/global-setup.ts)');
+export type Fixture = 'empty' | 'nyc';
+
+export async function createTestDatabaseLocation(fixture: Fixture = 'empty'): Promise<TestDatabaseLocation> {
+  if (isServer) {
+    const template = inject('serverTemplates')[fixture];
+    if (!template) throw new Error(`no server template for fixture '${fixture}' (test/global-setup.ts)`);
+    return createServerDatabase(process.env.DATABASE_URL!, template);
+  }
+  const template = inject('pgliteTemplates')[fixture];
+  if (!template || !existsSync(template)) throw new Error(`no PGlite template for fixture '${fixture}' (test/global-setup.ts)`);
   const dir = mkdtempSync(join(tmpdir(), 'srag-pglite-'));
   cpSync(template, dir, { recursive: true });
   return { env: { PGLITE_DATA_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-async function createServerDatabase(url: string): Promise<TestDatabaseLocation> {
-  const template = process.env.SRAG_TEST_TEMPLATE_DB ?? 'spatial_rag_template';
+async function createServerDatabase(url: string, template: string): Promise<TestDatabaseLocation> {
   const name = `srag_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   await withAdminClient(url, (client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
   const testUrl = new URL(url);
@@ -61,8 +66,8 @@ export interface TestDatabase extends DatabaseHandle {
   dispose(): Promise<void>;
 }
 
-export async function openTestDatabase(): Promise<TestDatabase> {
-  const location = await createTestDatabaseLocation();
+export async function openTestDatabase(fixture: Fixture = 'empty'): Promise<TestDatabase> {
+  const location = await createTestDatabaseLocation(fixture);
   const handle = await openDatabase({
     databaseUrl: location.env.DATABASE_URL,
     pgliteDataDir: location.env.PGLITE_DATA_DIR,

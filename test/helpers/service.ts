@@ -1,6 +1,6 @@
 import { loadConfig } from '../../src/config.ts';
 import { startService, type Service, type StartOptions } from '../../src/service.ts';
-import { createTestDatabaseLocation, type TestDatabaseLocation } from './database.ts';
+import { createTestDatabaseLocation, type Fixture, type TestDatabaseLocation } from './database.ts';
 
 export interface TestService extends Service {
   url: string;
@@ -11,9 +11,9 @@ export interface TestService extends Service {
 /** The whole service on a real socket (port 0), on a fresh database of the current mode. */
 export async function startTestService(
   env: Record<string, string> = {},
-  options: StartOptions = {},
+  options: StartOptions & { fixture?: Fixture } = {},
 ): Promise<TestService> {
-  const location = await createTestDatabaseLocation();
+  const location = await createTestDatabaseLocation(options.fixture);
   const config = loadConfig({ PORT: '0', LOG_LEVEL: 'silent', SEED: 'none', ...location.env, ...env });
   const service = await startService(config, options);
   return {

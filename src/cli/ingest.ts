@@ -1,0 +1,58 @@
+import { parseArgs } from 'node:util';
+import { IngestError } from '../ingest/feature.ts';
+import { readPlaces } from '../ingest/formats.ts';
+import { loadPlaces } from '../ingest/load.ts';
+import { runCommand } from './context.ts';
+import { endProgress, progressReporter } from './progress.ts';
+
+const usage = `usage: npm run ingest -- <file>... [--source NAME] [--replace] [--skip-invalid]
+                         [--id-property PROP] [--category CATEGORY]
+  Formats: OpenStreetMap .osm.pbf, GeoJSON (FeatureCollection or GeoJSONSeq), CSV (lon/lat or wkt column).
+  Each file is one transaction: a failed file leaves the database as it was.`;
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    source: { type: 'string' },
+    replace: { type: 'boolean', default: false },
+    'skip-invalid': { type: 'boolean', default: false },
+    'id-property': { type: 'string' },
+    category: { type: 'string' },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (values.help || positionals.length === 0) {
+  console.error(usage);
+  process.exit(values.help ? 0 : 2);
+}
+
+await runCommand(async ({ database, embedder }) => {
+  for (const file of positionals) {
+    const skipped: IngestError[] = [];
+    const warnings: IngestError[] = [];
+    const progress = progressReporter(file);
+    const features = readPlaces(file, {
+      source: values.source,
+      skipInvalid: values['skip-invalid'],
+      idProperty: values['id-property'],
+      defaultCategory: values.category,
+      onWarning: (w) => (values['skip-invalid'] ? skipped : warnings).push(w),
+    });
+    const sourceOfFile = values.source;
+    const report = await loadPlaces(database.db, embedder, features, {
+      replaceSources: values.replace && sourceOfFile ? [sourceOfFile] : [],
+      deferVectorIndex: database.mode === 'embedded',
+      onProgress: (p) => progress(p.features, p.elapsedMs),
+    });
+    endProgress();
+    const rate = Math.round(report.read / Math.max(report.ms / 1000, 0.001));
+    console.log(
+      `${file}: ${report.written} places written (${report.read} read, ${rate}/s, ${report.ms} ms)` +
+        (report.repaired.length ? `; ${report.repaired.length} invalid polygons repaired with ST_MakeValid` : '') +
+        (skipped.length ? `; ${skipped.length} invalid records skipped` : ''),
+    );
+    for (const w of [...skipped, ...warnings].slice(0, 20)) console.log(`  ${w.message}`);
+    if (skipped.length + warnings.length > 20) console.log(`  … ${skipped.length + warnings.length - 20} more`);
+    if (report.repaired.length) console.log(`  repaired: ${report.repaired.slice(0, 20).join(', ')}`);
+  }
+});

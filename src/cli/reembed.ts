@@ -1,0 +1,8 @@
+import { reembedPlaces } from '../embedding/reembed.ts';
+import { runCommand } from './context.ts';
+
+await runCommand(async ({ database, embedder }) => {
+  const count = await reembedPlaces(database.db, embedder, (done) => process.stderr.write(`\rre-embedded ${done}`));
+  process.stderr.write('\n');
+  console.log(`places re-embedded with ${embedder.model}: ${count}`);
+});

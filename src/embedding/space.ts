@@ -1,0 +1,47 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { Embedder } from './embedder.ts';
+
+/** pgvector's text form, with 6 significant digits: enough for cosine ranking, a third of the bytes. */
+export function toVectorLiteral(vector: readonly number[]): string {
+  return `[${vector.map((v) => Number(v.toPrecision(6))).join(',')}]`;
+}
+
+/** Raised when stored vectors come from another model than the configured one: comparing them is meaningless. */
+export class EmbeddingSpaceMismatch extends Error {
+  override name = 'EmbeddingSpaceMismatch';
+}
+
+/** Declared dimension of a vector column, e.g. 384 for `vector(384)`. */
+export async function vectorColumnDimension(db: Kysely<Database>, table: string, column = 'embedding'): Promise<number> {
+  const { rows } = await sql<{ dim: number }>`
+    SELECT atttypmod AS dim FROM pg_attribute
+    WHERE attrelid = ${table}::regclass AND attname = ${column}`.execute(db);
+  return rows[0]?.dim ?? -1;
+}
+
+/**
+ * Records which model fills a vector space (`places`, `tools`), or checks that the configured embedder
+ * is that model. Switching models is done by `npm run reembed`, never by mixing vectors.
+ */
+export async function ensureEmbeddingSpace(db: Kysely<Database>, space: string, embedder: Embedder): Promise<void> {
+  const current = await db.selectFrom('embedding_spaces').selectAll().where('name', '=', space).executeTakeFirst();
+  if (current && current.model !== embedder.model) {
+    throw new EmbeddingSpaceMismatch(
+      `the ${space} vectors were made by ${current.model} but the configured embedder is ${embedder.model}: run \`npm run reembed\``,
+    );
+  }
+  if (!current) {
+    const dimension = await vectorColumnDimension(db, space);
+    if (embedder.dimension && dimension > 0 && dimension !== embedder.dimension) {
+      throw new EmbeddingSpaceMismatch(
+        `the ${space} vector column has dimension ${dimension} but ${embedder.model} makes ${embedder.dimension}: run \`npm run reembed\``,
+      );
+    }
+    await db
+      .insertInto('embedding_spaces')
+      .values({ name: space, model: embedder.model, dimension: embedder.dimension || dimension })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+  }
+}

@@ -1,0 +1,614 @@
+/**
+ * Streaming OSM PBF reader: nodes, ways and multipolygon/boundary relations -> PlaceFeatures.
+ *
+ * Two passes over the file, because relations come last in a sorted PBF but decide which ways
+ * must be remembered:
+ *   1. relations only (other blocks are inflated but not decoded): which ways are members of area
+ *      relations, and how many relations use each;
+ *   2. everything: node coordinates go into compact typed arrays, tagged nodes and ways are emitted
+ *      as they stream by, member ways keep their node ids + coordinates until their relations are
+ *      assembled, and the node index is dropped as soon as the relations start.
+ * Memory is therefore ~16 bytes per node (id + fixed-point lon/lat) plus the member ways, never one
+ * object per node. The extra pass costs a fraction of the main one.
+ *
+ * The file must be sorted nodes -> ways -> relations (osmium's `Sort.Type_then_ID`, what every
+ * extract tool writes); otherwise a clear IngestError asks for `osmium sort`.
+ */
+import { createReadStream, existsSync } from 'node:fs';
+import { pipeline } from 'node:stream';
+import { inflateSync } from 'node:zlib';
+import { OSMTransform, parse as parseBlock } from 'osm-pbf-parser-node';
+import { categoryForOsmTags, type GeometryKind } from './category.js';
+import { describePlace } from './describe.js';
+import { IngestError, type PlaceFeature, type PlaceGeometry, type Position, type ReaderOptions } from './feature.js';
+import { orientRing, pointInRing, ringSignedArea2 } from './geometry.js';
+
+type Tags = Record<string, string>;
+interface OsmNode {
+  type: 'node';
+  id: number;
+  lat: number;
+  lon: number;
+  tags?: Tags;
+}
+interface OsmWay {
+  type: 'way';
+  id: number;
+  refs: number[];
+  tags?: Tags;
+}
+interface OsmMember {
+  type: 'node' | 'way' | 'relation';
+  ref: number;
+  role: string;
+}
+interface OsmRelation {
+  type: 'relation';
+  id: number;
+  members: OsmMember[];
+  tags?: Tags;
+}
+type OsmEntity = OsmNode | OsmWay | OsmRelation;
+
+/** Counters filled while reading; pass an object in `OsmReadOptions.stats` to get them. */
+export interface OsmReadStats {
+  nodes: number;
+  ways: number;
+  relations: number;
+  points: number;
+  lines: number;
+  polygons: number;
+  /** Features from relations (Polygon or MultiPolygon). */
+  relationAreas: number;
+  /** Area relations whose tags are only `type` (old-style multipolygons: the tags are on the outer way). */
+  untaggedAreaRelations: number;
+  /** Area relations that could not be assembled (reported through onWarning). */
+  failedRelations: number;
+  /** Way node references not found in the file (cut by the extract). */
+  missingNodeRefs: number;
+}
+
+export interface OsmReadOptions extends ReaderOptions {
+  /** Filled in while reading. */
+  stats?: OsmReadStats;
+}
+
+export function emptyOsmStats(): OsmReadStats {
+  return {
+    nodes: 0, ways: 0, relations: 0, points: 0, lines: 0, polygons: 0, relationAreas: 0,
+    untaggedAreaRelations: 0, failedRelations: 0, missingNodeRefs: 0,
+  };
+}
+
+/**
+ * Tags that say nothing about the place itself: an element carrying only these is not a feature
+ * (node soup from old imports, `created_by` left by editors).
+ */
+const NON_FEATURE_KEYS = new Set(['created_by', 'source', 'converted_by', 'attribution', 'fixme', 'FIXME', 'note', 'odbl', 'odbl:note']);
+
+export function hasFeatureTags(tags: Tags | undefined, ignore?: string): boolean {
+  if (!tags) return false;
+  for (const key in tags) {
+    if (key === ignore || NON_FEATURE_KEYS.has(key) || key.startsWith('source:')) continue;
+    return true;
+  }
+  return false;
+}
+
+/** Relation types that describe areas; every other relation (routes, restrictions, sites...) is skipped. */
+const AREA_RELATION_TYPES = new Set(['multipolygon', 'boundary']);
+
+/**
+ * When a closed way is an area. Keys map to `true` (any value except `no`) or to the values that
+ * are lines even when closed (`except`), or to the only values that are areas (`only`).
+ * `highway` and `barrier` are missing on purpose: a closed road is a loop and a closed fence is a
+ * fence, unless the way says `area=yes`.
+ */
+export const AREA_KEYS: Readonly<Record<string, true | { except: readonly string[] } | { only: readonly string[] }>> = {
+  building: true,
+  'building:part': true,
+  amenity: true,
+  shop: true,
+  tourism: true,
+  office: true,
+  craft: true,
+  healthcare: true,
+  historic: { except: ['citywalls', 'city_wall'] },
+  landuse: true,
+  leisure: { except: ['track', 'slipway'] },
+  natural: { except: ['coastline', 'cliff', 'ridge', 'arete', 'tree_row', 'earth_bank'] },
+  man_made: { except: ['cutline', 'embankment', 'pipeline', 'breakwater', 'groyne', 'dyke'] },
+  place: true,
+  military: true,
+  sport: true,
+  boundary: true,
+  'area:highway': true,
+  indoor: { except: ['wall', 'door'] },
+  aeroway: { except: ['taxiway', 'runway', 'parking_position'] },
+  power: { only: ['plant', 'substation', 'generator', 'transformer'] },
+  public_transport: { only: ['platform', 'station'] },
+  railway: { only: ['platform', 'station', 'roundhouse', 'turntable'] },
+  waterway: { only: ['riverbank', 'dock', 'boatyard', 'dam'] },
+};
+
+/** Area semantics of a closed way's tags (see AREA_KEYS). */
+export function isAreaTags(tags: Tags): boolean {
+  if (tags.area === 'yes') return true;
+  if (tags.area === 'no') return false;
+  for (const key in tags) {
+    const rule = AREA_KEYS[key];
+    if (!rule) continue;
+    const value = tags[key]!;
+    if (value === 'no') continue;
+    if (rule === true) return true;
+    if ('except' in rule && !rule.except.includes(value)) return true;
+    if ('only' in rule && rule.only.includes(value)) return true;
+  }
+  return false;
+}
+
+/**
+ * Node coordinates, sorted by id for binary search: ids as float64 (OSM ids exceed 2^32 but stay
+ * far below 2^53) and lon/lat as int32 in 1e-7 degrees, OSM's own precision.
+ */
+class NodeIndex {
+  private ids = new Float64Array(1 << 16);
+  private lons = new Int32Array(1 << 16);
+  private lats = new Int32Array(1 << 16);
+  private size = 0;
+  private sorted = true;
+
+  add(id: number, lon: number, lat: number): void {
+    if (this.size === this.ids.length) this.grow();
+    if (this.size > 0 && id <= this.ids[this.size - 1]!) this.sorted = false;
+    this.ids[this.size] = id;
+    this.lons[this.size] = Math.round(lon * 1e7);
+    this.lats[this.size] = Math.round(lat * 1e7);
+    this.size++;
+  }
+
+  private grow(): void {
+    const n = this.ids.length * 2;
+    const ids = new Float64Array(n);
+    ids.set(this.ids);
+    const lons = new Int32Array(n);
+    lons.set(this.lons);
+    const lats = new Int32Array(n);
+    lats.set(this.lats);
+    this.ids = ids;
+    this.lons = lons;
+    this.lats = lats;
+  }
+
+  /** Sorts once if nodes came out of order inside the node section (rare, but cheap to support). */
+  finish(): void {
+    if (this.sorted) return;
+    const order = Array.from({ length: this.size }, (_, i) => i).sort((a, b) => this.ids[a]! - this.ids[b]!);
+    const ids = new Float64Array(this.size);
+    const lons = new Int32Array(this.size);
+    const lats = new Int32Array(this.size);
+    order.forEach((from, to) => {
+      ids[to] = this.ids[from]!;
+      lons[to] = this.lons[from]!;
+      lats[to] = this.lats[from]!;
+    });
+    this.ids = ids;
+    this.lons = lons;
+    this.lats = lats;
+    this.sorted = true;
+  }
+
+  get count(): number {
+    return this.size;
+  }
+
+  /** [lon, lat] of a node, or undefined when the file does not have it. */
+  get(id: number): Position | undefined {
+    let lo = 0;
+    let hi = this.size - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = this.ids[mid]!;
+      if (v < id) lo = mid + 1;
+      else if (v > id) hi = mid - 1;
+      else return [this.lons[mid]! / 1e7, this.lats[mid]! / 1e7];
+    }
+    return undefined;
+  }
+}
+
+/** A member way kept for relation assembly: its (present) node ids and coordinates. */
+export interface WayPath {
+  wayId: number;
+  refs: number[];
+  coords: Position[];
+}
+
+interface Ring extends WayPath {
+  area2: number;
+  bbox: [number, number, number, number];
+}
+
+/**
+ * The parser throws synchronously inside _transform on corrupt blocks (zlib errors, failed asserts),
+ * which escapes the stream machinery as an uncaught exception; routing it to the callback turns it
+ * into a stream error that the reader can report.
+ */
+class SafeOSMTransform extends OSMTransform {
+  override _transform(chunk: unknown, encoding: BufferEncoding, next: (error?: Error | null) => void): void {
+    try {
+      super._transform(chunk, encoding, next);
+    } catch (e) {
+      next(e instanceof Error ? e : new Error(String(e)));
+    }
+  }
+
+  override _flush(callback: (error?: Error | null) => void): void {
+    try {
+      super._flush(callback);
+    } catch (e) {
+      callback(e instanceof Error ? e : new Error(String(e)));
+    }
+  }
+}
+
+/** Iterates the entities of a PBF in the parser's batches (one await per block, not per entity). */
+async function* batches(path: string, withTags: ConstructorParameters<typeof OSMTransform>[0]): AsyncGenerator<OsmEntity[]> {
+  const transform = new SafeOSMTransform(withTags);
+  // pipeline (not pipe) so that read errors (permissions, truncation) reach the iterator.
+  pipeline(createReadStream(path), transform, () => {});
+  for await (const batch of transform as AsyncIterable<Array<OsmEntity | { type?: undefined }>>) {
+    // The header block has no `type`; it is the only such item.
+    yield batch.filter((e): e is OsmEntity => e.type !== undefined);
+  }
+}
+
+/**
+ * Pass 1 only needs relations, which sit in the last few blocks. Raw mode hands over compressed blocks;
+ * each is inflated and only blocks whose primitive groups hold relations are decoded, which makes
+ * the first pass ~10x cheaper than a full parse.
+ */
+async function* relationBatches(path: string, onBlock: (n: number) => void): AsyncGenerator<OsmEntity[]> {
+  const transform = new SafeOSMTransform({ writeRaw: true });
+  pipeline(createReadStream(path), transform, () => {});
+  let n = 0;
+  for await (const chunk of transform as AsyncIterable<unknown>) {
+    if (!Buffer.isBuffer(chunk)) continue; // the header block
+    onBlock(++n);
+    const block = inflateSync(chunk);
+    if (!blockHasRelations(block)) continue;
+    const items = parseBlock(block, { withTags: { node: false, way: false, relation: true } }) as OsmEntity[];
+    yield items.filter((e) => e.type === 'relation');
+  }
+}
+
+function readVarint(buf: Buffer, pos: number): [value: number, next: number] {
+  let value = 0;
+  let shift = 0;
+  let byte: number;
+  do {
+    if (pos >= buf.length) throw new Error('truncated varint in PrimitiveBlock');
+    byte = buf[pos++]!;
+    value += (byte & 0x7f) * 2 ** shift;
+    shift += 7;
+  } while (byte & 0x80);
+  return [value, pos];
+}
+
+/**
+ * Walks the top-level protobuf fields of a PrimitiveBlock (osmformat.proto): field 2 is a
+ * PrimitiveGroup, and a group holds one kind of element, identified by its first field
+ * (1 nodes, 2 dense nodes, 3 ways, 4 relations).
+ */
+function blockHasRelations(buf: Buffer): boolean {
+  let pos = 0;
+  while (pos < buf.length) {
+    let key: number;
+    [key, pos] = readVarint(buf, pos);
+    const field = Math.floor(key / 8);
+    const wire = key & 7;
+    if (wire === 2) {
+      let len: number;
+      [len, pos] = readVarint(buf, pos);
+      if (field === 2 && len > 0 && Math.floor(readVarint(buf, pos)[0] / 8) === 4) return true;
+      pos += len;
+    } else if (wire === 0) [, pos] = readVarint(buf, pos);
+    else if (wire === 1) pos += 8;
+    else if (wire === 5) pos += 4;
+    else throw new Error(`unexpected protobuf wire type ${wire} in PrimitiveBlock`);
+  }
+  return false;
+}
+
+function geometryKind(g: PlaceGeometry): GeometryKind {
+  return g.type === 'Point' ? 'point' : g.type === 'LineString' ? 'line' : 'area';
+}
+
+function makeFeature(source: string, sourceId: string, tags: Tags, geometry: PlaceGeometry): PlaceFeature {
+  const feature: PlaceFeature = {
+    source,
+    sourceId,
+    name: tags.name ?? null,
+    category: categoryForOsmTags(tags, geometryKind(geometry)),
+    tags,
+    description: '',
+    geometry,
+  };
+  feature.description = describePlace(feature);
+  return feature;
+}
+
+/**
+ * Reads an OSM PBF file and yields one PlaceFeature per tagged node (Point), tagged way (LineString or
+ * Polygon) and tagged multipolygon/boundary relation ((Multi)Polygon). Problems with single elements
+ * (missing nodes, relations that do not close) go to `onWarning`; broken files throw IngestError.
+ */
+export async function* readOsmPbf(path: string, opts: OsmReadOptions = {}): AsyncGenerator<PlaceFeature> {
+  const source = opts.source ?? 'osm';
+  const stats = opts.stats ?? emptyOsmStats();
+  const warn = (location: string, problem: string) => opts.onWarning?.(new IngestError(path, location, problem));
+  if (!existsSync(path)) throw new IngestError(path, 'file', 'file does not exist');
+
+  // Where a broken file broke: the data block in pass 1 (elements are not decoded there), else the last element.
+  let where = 'file header';
+  const fail = (e: unknown): never => {
+    if (e instanceof IngestError) throw e;
+    const why = e instanceof Error ? e.message : String(e);
+    throw new IngestError(path, where, `cannot read the PBF data (${why}); the file is truncated, corrupt or not OSM PBF`);
+  };
+
+  // Pass 1: which ways do tagged area relations need, and how often (so each can be dropped after its last use).
+  const memberUses = new Map<number, number>();
+  try {
+    for await (const batch of relationBatches(path, (n) => (where = `data block ${n}`))) {
+      for (const e of batch) {
+        if (e.type !== 'relation' || !isAreaRelation(e) || !hasFeatureTags(e.tags, 'type')) continue;
+        for (const m of e.members) if (m.type === 'way') memberUses.set(m.ref, (memberUses.get(m.ref) ?? 0) + 1);
+      }
+    }
+  } catch (e) {
+    fail(e);
+  }
+
+  // Pass 2.
+  let nodes: NodeIndex | null = new NodeIndex();
+  const memberWays = new Map<number, WayPath>();
+  let phase: 'node' | 'way' | 'relation' = 'node';
+  const order = { node: 0, way: 1, relation: 2 } as const;
+  let last = 'file header';
+
+  try {
+    for await (const batch of batches(path, { withTags: true })) {
+      for (const e of batch) {
+        if (order[e.type] < order[phase]) {
+          throw new IngestError(path, `${e.type}/${e.id}`, `${e.type}s after ${phase}s: the file is not sorted by type (run \`osmium sort\`)`);
+        }
+        if (e.type !== phase) {
+          if (phase === 'node') nodes!.finish();
+          phase = e.type;
+          // Relations only need the member ways: the node index can go.
+          if (phase === 'relation') nodes = null;
+        }
+        last = `${e.type}/${e.id}`;
+        where = `after ${last}`;
+
+        if (e.type === 'node') {
+          stats.nodes++;
+          nodes!.add(e.id, e.lon, e.lat);
+          if (hasFeatureTags(e.tags)) {
+            stats.points++;
+            yield makeFeature(source, last, e.tags!, { type: 'Point', coordinates: roundPos(e.lon, e.lat) });
+          }
+        } else if (e.type === 'way') {
+          stats.ways++;
+          const tagged = hasFeatureTags(e.tags);
+          const uses = memberUses.get(e.id);
+          if (!tagged && !uses) continue;
+          const resolved = resolveWay(e, nodes!);
+          if (resolved.missing > 0) {
+            stats.missingNodeRefs += resolved.missing;
+            warn(last, `${resolved.missing} of ${e.refs.length} nodes are not in the file; using the others`);
+          }
+          if (uses) memberWays.set(e.id, resolved);
+          if (!tagged) continue;
+          const feature = wayFeature(e, resolved, source);
+          if (!feature) {
+            warn(last, `has ${resolved.coords.length} node(s) in the file (${e.refs.length} referenced), too few for a line; skipped`);
+            continue;
+          }
+          if (feature.geometry.type === 'Polygon') stats.polygons++;
+          else stats.lines++;
+          yield feature;
+        } else {
+          stats.relations++;
+          if (!isAreaRelation(e)) continue;
+          if (!hasFeatureTags(e.tags, 'type')) {
+            stats.untaggedAreaRelations++;
+            continue;
+          }
+          const result = assembleRelation(e, memberWays);
+          // Release member ways this relation was the last user of.
+          for (const m of e.members) {
+            if (m.type !== 'way') continue;
+            const left = (memberUses.get(m.ref) ?? 1) - 1;
+            if (left <= 0) {
+              memberUses.delete(m.ref);
+              memberWays.delete(m.ref);
+            } else memberUses.set(m.ref, left);
+          }
+          if ('error' in result) {
+            stats.failedRelations++;
+            warn(last, `cannot build the ${e.tags!.type} area: ${result.error}`);
+            continue;
+          }
+          stats.relationAreas++;
+          yield makeFeature(source, last, e.tags!, result.geometry);
+        }
+      }
+    }
+  } catch (e) {
+    fail(e);
+  }
+}
+
+function roundPos(lon: number, lat: number): Position {
+  // Same 1e-7 rounding as the node index, so a point and the way vertex on the same node are equal.
+  return [Math.round(lon * 1e7) / 1e7, Math.round(lat * 1e7) / 1e7];
+}
+
+function isAreaRelation(r: OsmRelation): boolean {
+  const type = r.tags?.type;
+  return type !== undefined && AREA_RELATION_TYPES.has(type);
+}
+
+function resolveWay(way: OsmWay, nodes: NodeIndex): WayPath & { missing: number } {
+  const refs: number[] = [];
+  const coords: Position[] = [];
+  let missing = 0;
+  for (const ref of way.refs) {
+    const p = nodes.get(ref);
+    if (!p) {
+      missing++;
+      continue;
+    }
+    refs.push(ref);
+    coords.push(p);
+  }
+  return { wayId: way.id, refs, coords, missing };
+}
+
+function wayFeature(way: OsmWay, p: WayPath, source: string): PlaceFeature | null {
+  if (p.coords.length < 2) return null;
+  const tags = way.tags!;
+  const closedInFile = way.refs.length >= 4 && way.refs[0] === way.refs[way.refs.length - 1];
+  // Closure is judged on the resolved nodes: a ring whose first node was cut off is only a line now.
+  const closed = closedInFile && p.refs.length >= 4 && p.refs[0] === p.refs[p.refs.length - 1];
+  const geometry: PlaceGeometry =
+    closed && isAreaTags(tags)
+      ? { type: 'Polygon', coordinates: [orientRing(p.coords, true)] }
+      : { type: 'LineString', coordinates: p.coords };
+  return makeFeature(source, `way/${way.id}`, tags, geometry);
+}
+
+export type Assembly = { geometry: PlaceGeometry } | { error: string };
+
+/**
+ * Builds a (Multi)Polygon from the relation's way members: segments are joined end to end on shared
+ * node ids into closed rings; nesting depth decides outer (even) vs inner (odd), which is more robust
+ * than trusting member roles, and each inner ring goes to the smallest ring containing it.
+ */
+function assembleRelation(rel: OsmRelation, memberWays: Map<number, WayPath>): Assembly {
+  const segments: WayPath[] = [];
+  for (const m of rel.members) {
+    if (m.type !== 'way') continue; // label / admin_centre nodes, subarea relations
+    if (m.role !== '' && m.role !== 'outer' && m.role !== 'inner') continue;
+    const w = memberWays.get(m.ref);
+    if (!w) return { error: `member way/${m.ref} is not in the file (outside the extract?)` };
+    if (w.refs.length < 2) return { error: `member way/${m.ref} has fewer than 2 nodes in the file` };
+    segments.push(w);
+  }
+  if (segments.length === 0) return { error: 'no outer/inner way members' };
+  return assembleArea(segments);
+}
+
+/** The geometric part of relation assembly, exported for unit tests with hand-made ways. */
+export function assembleArea(segments: WayPath[]): Assembly {
+  const rings = joinRings(segments);
+  if ('error' in rings) return rings;
+
+  // Largest first, so the containing candidates of a ring are the rings before it.
+  const sorted = rings.rings.sort((a, b) => Math.abs(b.area2) - Math.abs(a.area2));
+  const depth: number[] = [];
+  const parent: number[] = [];
+  for (let i = 0; i < sorted.length; i++) {
+    let p = -1;
+    // Going backwards finds the smallest containing ring first: the direct parent.
+    for (let j = i - 1; j >= 0; j--) {
+      if (ringContains(sorted[j]!, sorted[i]!)) {
+        p = j;
+        break;
+      }
+    }
+    parent.push(p);
+    depth.push(p < 0 ? 0 : depth[p]! + 1);
+  }
+
+  const polygons = new Map<number, Position[][]>();
+  for (let i = 0; i < sorted.length; i++) {
+    if (depth[i]! % 2 === 0) polygons.set(i, [orientRing(sorted[i]!.coords, true)]);
+    else polygons.get(parent[i]!)!.push(orientRing(sorted[i]!.coords, false));
+  }
+  const list = [...polygons.values()];
+  if (list.length === 1) return { geometry: { type: 'Polygon', coordinates: list[0]! } };
+  return { geometry: { type: 'MultiPolygon', coordinates: list } };
+}
+
+function joinRings(segments: WayPath[]): { rings: Ring[] } | { error: string } {
+  const byEndpoint = new Map<number, number[]>();
+  const addEnd = (node: number, i: number) => {
+    const list = byEndpoint.get(node);
+    if (list) list.push(i);
+    else byEndpoint.set(node, [i]);
+  };
+  segments.forEach((s, i) => {
+    addEnd(s.refs[0]!, i);
+    addEnd(s.refs[s.refs.length - 1]!, i);
+  });
+
+  const used = new Uint8Array(segments.length);
+  const rings: Ring[] = [];
+  for (let i = 0; i < segments.length; i++) {
+    if (used[i]) continue;
+    used[i] = 1;
+    const first = segments[i]!;
+    const refs = first.refs.slice();
+    const coords = first.coords.slice();
+    const ways = [first.wayId];
+    const waysText = () => (ways.length <= 4 ? `way/${ways.join(', way/')}` : `way/${ways.slice(0, 3).join(', way/')} and ${ways.length - 3} more ways`);
+    while (refs[0] !== refs[refs.length - 1]) {
+      const end = refs[refs.length - 1]!;
+      const next = byEndpoint.get(end)?.find((j) => !used[j]);
+      if (next === undefined) {
+        return { error: `ring of ${waysText()} is open at node/${end}: no other member way continues it` };
+      }
+      used[next] = 1;
+      const s = segments[next]!;
+      ways.push(s.wayId);
+      const forward = s.refs[0] === end;
+      for (let k = 1; k < s.refs.length; k++) {
+        const idx = forward ? k : s.refs.length - 1 - k;
+        refs.push(s.refs[idx]!);
+        coords.push(s.coords[idx]!);
+      }
+    }
+    if (refs.length < 4) return { error: `ring of ${waysText()} has fewer than 3 distinct nodes` };
+    rings.push({ wayId: first.wayId, refs, coords, area2: ringSignedArea2(coords), bbox: bboxOf(coords) });
+  }
+  return { rings };
+}
+
+function bboxOf(coords: readonly Position[]): [number, number, number, number] {
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (const [x, y] of coords) {
+    if (x < minX) minX = x;
+    if (y < minY) minY = y;
+    if (x > maxX) maxX = x;
+    if (y > maxY) maxY = y;
+  }
+  return [minX, minY, maxX, maxY];
+}
+
+function ringContains(outer: Ring, inner: Ring): boolean {
+  const [ox0, oy0, ox1, oy1] = outer.bbox;
+  const [ix0, iy0, ix1, iy1] = inner.bbox;
+  if (ix0 < ox0 || iy0 < oy0 || ix1 > ox1 || iy1 > oy1) return false;
+  // Rings of a valid multipolygon may touch at nodes; test a vertex that is not on the outer ring.
+  const shared = new Set(outer.refs);
+  for (let k = 0; k < inner.refs.length; k++) {
+    if (!shared.has(inner.refs[k]!)) return pointInRing(inner.coords[k]!, outer.coords);
+  }
+  return false;
+}

@@ -1,0 +1,236 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import type { Db } from '../db/database.ts';
+import type { Embedder } from '../embedding/embedder.ts';
+import { IngestError, type PlaceFeature } from '../ingest/feature.ts';
+import { readGeoJson } from '../ingest/geojson.ts';
+import { loadPlaces } from '../ingest/load.ts';
+import { createRouter } from '../http/openapi-app.ts';
+import { ApiError, badRequest, notFound, validationError } from '../http/problem.ts';
+import { getPlace, listSources, queryItems, sourceExists } from './places.repository.ts';
+
+export const MAX_ITEMS_LIMIT = 1000;
+export const DEFAULT_ITEMS_LIMIT = 100;
+export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
+/** The collection holding every place, whatever its source. */
+export const ALL_PLACES = 'places';
+
+const feature = z
+  .object({ type: z.literal('Feature'), id: z.number(), geometry: z.any(), properties: z.record(z.string(), z.any()) })
+  .openapi('PlaceFeature');
+const link = z.object({ href: z.string(), rel: z.string(), type: z.string().optional(), title: z.string().optional() });
+const featureCollection = z
+  .object({
+    type: z.literal('FeatureCollection'),
+    features: z.array(feature),
+    numberReturned: z.number(),
+    links: z.array(link),
+  })
+  .openapi('PlaceFeatureCollection');
+
+const bboxParam = z
+  .string()
+  .transform((text, ctx) => {
+    const parts = text.split(',').map(Number);
+    const [minLon, minLat, maxLon, maxLat] = parts as [number, number, number, number];
+    const valid =
+      parts.length === 4 &&
+      parts.every(Number.isFinite) &&
+      minLon >= -180 && maxLon <= 180 && minLat >= -90 && maxLat <= 90 &&
+      minLon <= maxLon && minLat <= maxLat;
+    if (!valid) {
+      ctx.addIssue({ code: 'custom', message: 'bbox must be minLon,minLat,maxLon,maxLat in WGS84 degrees' });
+      return z.NEVER;
+    }
+    return [minLon, minLat, maxLon, maxLat] as [number, number, number, number];
+  })
+  .openapi({ example: '-73.99,40.74,-73.97,40.76' });
+
+const itemsQuery = z.strictObject({
+  bbox: bboxParam.optional(),
+  // OGC API - Features: a limit above the maximum is clamped, not refused.
+  limit: z.coerce.number().int().min(1).default(DEFAULT_ITEMS_LIMIT).transform((n) => Math.min(n, MAX_ITEMS_LIMIT)),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  q: z.string().min(1).max(200).optional(),
+  category: z.string().min(1).max(100).optional(),
+});
+
+const collectionsRoute = createRoute({
+  method: 'get',
+  path: '/collections',
+  tags: ['places'],
+  summary: 'Feature collections (OGC API - Features): all places, and one per data source',
+  responses: { 200: { description: 'collections', content: { 'application/json': { schema: z.any() } } } },
+});
+
+const itemsRoute = createRoute({
+  method: 'get',
+  path: '/collections/{collectionId}/items',
+  tags: ['places'],
+  summary: 'Features of a collection, filtered by bbox, name text and category, paged with limit/offset',
+  request: { params: z.object({ collectionId: z.string().max(200) }), query: itemsQuery },
+  responses: {
+    200: { description: 'GeoJSON FeatureCollection', content: { 'application/geo+json': { schema: featureCollection } } },
+    400: { description: 'invalid or unknown query parameter' },
+    404: { description: 'no such collection' },
+  },
+});
+
+const itemRoute = createRoute({
+  method: 'get',
+  path: '/collections/{collectionId}/items/{featureId}',
+  tags: ['places'],
+  summary: 'One feature of a collection',
+  request: { params: z.object({ collectionId: z.string().max(200), featureId: z.coerce.number().int().positive() }) },
+  responses: { 200: { description: 'GeoJSON Feature', content: { 'application/geo+json': { schema: feature } } } },
+});
+
+const placeRoute = createRoute({
+  method: 'get',
+  path: '/v1/places/{id}',
+  tags: ['places'],
+  summary: 'One place by id, as a GeoJSON Feature',
+  request: { params: z.object({ id: z.coerce.number().int().positive() }) },
+  responses: {
+    200: { description: 'GeoJSON Feature', content: { 'application/geo+json': { schema: feature } } },
+    404: { description: 'no such place' },
+  },
+});
+
+const importQuery = z.strictObject({
+  source: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'letters, digits, _ . : - (at most 64)').default('import'),
+  replace: z.enum(['true', 'false']).default('false'),
+  skipInvalid: z.enum(['true', 'false']).default('false'),
+});
+
+const importRoute = createRoute({
+  method: 'post',
+  path: '/v1/places:import',
+  tags: ['places'],
+  summary: 'Import a GeoJSON FeatureCollection (all or nothing; upsert on source + feature id)',
+  request: {
+    query: importQuery,
+    body: { content: { 'application/json': { schema: z.object({ type: z.literal('FeatureCollection') }).passthrough() } } },
+  },
+  responses: {
+    200: { description: 'import report', content: { 'application/json': { schema: z.any() } } },
+    400: { description: 'invalid GeoJSON; nothing was written' },
+    413: { description: 'body too large' },
+  },
+});
+
+/** GeoJSON with its own media type (RFC 7946), which the typed `c.json` would overwrite. */
+function geoJson(body: unknown): never {
+  return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/geo+json' } }) as never;
+}
+
+export function placesRoutes(db: Db, embedder: Embedder) {
+  const router = createRouter();
+  router.openapi(collectionsRoute, async (c) => {
+    const base = new URL(c.req.url).origin;
+    const sources = await listSources(db);
+    const collection = (id: string, title: string) => ({
+      id,
+      title,
+      itemType: 'feature',
+      links: [{ href: `${base}/collections/${encodeURIComponent(id)}/items`, rel: 'items', type: 'application/geo+json' }],
+    });
+    return c.json(
+      {
+        collections: [
+          collection(ALL_PLACES, 'All places'),
+          ...sources.map((s) => collection(s.source, `Places from ${s.source} (${s.count})`)),
+        ],
+        links: [{ href: `${base}/collections`, rel: 'self', type: 'application/json' }],
+      },
+      200,
+    );
+  });
+
+  router.openapi(itemsRoute, async (c) => {
+    const { collectionId } = c.req.valid('param');
+    const query = c.req.valid('query');
+    const source = collectionId === ALL_PLACES ? undefined : collectionId;
+    if (source && !(await sourceExists(db, source))) throw notFound(`no collection '${collectionId}'`);
+    const page = await queryItems(db, { ...query, source });
+    const self = new URL(c.req.url);
+    const links = [{ href: self.toString(), rel: 'self', type: 'application/geo+json' }];
+    if (page.hasMore) {
+      const next = new URL(self);
+      next.searchParams.set('offset', String(query.offset + query.limit));
+      next.searchParams.set('limit', String(query.limit));
+      links.push({ href: next.toString(), rel: 'next', type: 'application/geo+json' });
+    }
+    return geoJson({ type: 'FeatureCollection', features: page.features, numberReturned: page.features.length, links });
+  });
+
+  router.openapi(itemRoute, async (c) => {
+    const { collectionId, featureId } = c.req.valid('param');
+    const place = await getPlace(db, featureId);
+    if (!place || (collectionId !== ALL_PLACES && place.properties.source !== collectionId)) {
+      throw notFound(`no feature ${featureId} in collection '${collectionId}'`);
+    }
+    return geoJson(place);
+  });
+
+  router.openapi(placeRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const place = await getPlace(db, id);
+    if (!place) throw notFound(`no place ${id}`);
+    return geoJson(place);
+  });
+
+  // `/v1/places:import` (a custom method, AIP-136 style) is one path segment with a colon, which Hono's
+  // path syntax reads as a parameter: it is routed with a pattern, validated here, documented explicitly.
+  const importPath = '/v1/:op{places:import}';
+  router.openAPIRegistry.registerPath(importRoute);
+  router.post(
+    importPath,
+    bodyLimit({
+      maxSize: MAX_IMPORT_BYTES,
+      onError: () => {
+        throw new ApiError(413, 'Content Too Large', `the body exceeds ${MAX_IMPORT_BYTES} bytes; use \`npm run ingest\` for large files`);
+      },
+    }),
+    async (c) => {
+      const parsedQuery = importQuery.safeParse(c.req.query());
+      if (!parsedQuery.success) throw validationError('query', parsedQuery.error.issues);
+      const query = parsedQuery.data;
+      let body: unknown;
+      try {
+        body = await c.req.json();
+      } catch {
+        throw badRequest('the body is not valid JSON', [{ in: 'body', field: '(root)', message: 'invalid JSON' }]);
+      }
+      if ((body as { type?: unknown })?.type !== 'FeatureCollection') {
+        throw badRequest('the body must be a GeoJSON FeatureCollection', [
+          { in: 'body', field: 'type', message: "expected 'FeatureCollection'" },
+        ]);
+      }
+      const skipped: { location: string; problem: string }[] = [];
+      const features: PlaceFeature[] = [];
+      try {
+        for await (const f of readGeoJson(body as object, {
+          source: query.source,
+          file: 'request body',
+          skipInvalid: query.skipInvalid === 'true',
+          onWarning: (w) => skipped.push({ location: w.location, problem: w.problem }),
+        })) {
+          features.push(f);
+        }
+      } catch (error) {
+        if (error instanceof IngestError) {
+          throw badRequest(`${error.location}: ${error.problem}; nothing was imported`, [
+            { in: 'body', field: error.location.replace(/^feature (\d+)/, (_, n) => `features.${Number(n) - 1}`), message: error.problem },
+          ]);
+        }
+        throw error;
+      }
+      const report = await loadPlaces(db, embedder, features, {
+        replaceSources: query.replace === 'true' ? [query.source] : [],
+      });
+      return c.json({ source: query.source, ...report, skipped }, 200);
+    },
+  );
+  return router;
+}

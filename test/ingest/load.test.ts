@@ -1,0 +1,122 @@
+import { sql } from 'kysely';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOfflineEmbedder } from '../../src/embedding/offline-embedder.ts';
+import { createOfflineEmbedderWithLexicons } from '../../src/embedding/configured.ts';
+import { reembedPlaces } from '../../src/embedding/reembed.ts';
+import { EmbeddingSpaceMismatch } from '../../src/embedding/space.ts';
+import { IngestError } from '../../src/ingest/feature.ts';
+import { readPlaces, SOURCE_PRESETS } from '../../src/ingest/formats.ts';
+import { loadPlaces } from '../../src/ingest/load.ts';
+import { countRows, openTestDatabase, testMode, type TestDatabase } from '../helpers/database.ts';
+import { hasNycData, NO_NYC_DATA, NYC_NEIGHBORHOODS, WIKIVOYAGE } from '../helpers/data.ts';
+import { existsSync } from 'node:fs';
+
+const embedder = createOfflineEmbedderWithLexicons();
+
+function featureCollection(features: object[]) {
+  return { type: 'FeatureCollection', features };
+}
+const point = (id: string, name: string, lon: number, lat: number) => ({
+  type: 'Feature',
+  id,
+  properties: { name, category: 'cafe' },
+  geometry: { type: 'Point', coordinates: [lon, lat] },
+});
+
+describe(`loading places (${testMode} mode)`, () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+  });
+  afterAll(async () => database?.dispose());
+
+  it('writes places with descriptions, embeddings of the recorded model, and upserts on re-import', async () => {
+    const file = join(tmpdir(), `srag-small-${process.pid}.geojson`);
+    writeFileSync(file, JSON.stringify(featureCollection([point('a', 'Cafe A', -73.98, 40.75), point('b', 'Cafe B', -73.99, 40.74)])));
+    const first = await loadPlaces(database.db, embedder, readPlaces(file, { source: 'small' }));
+    expect(first).toMatchObject({ read: 2, written: 2 });
+    const again = await loadPlaces(database.db, embedder, readPlaces(file, { source: 'small' }));
+    expect(again.written).toBe(2);
+    expect(await countRows(database.db, 'places')).toBe(2);
+    const row = await database.db.selectFrom('places').selectAll().where('source_id', '=', 'a').executeTakeFirstOrThrow();
+    expect(row.description).toContain('Cafe A');
+    expect(row.embedding_model).toBe(embedder.model);
+    const space = await database.db.selectFrom('embedding_spaces').selectAll().executeTakeFirstOrThrow();
+    expect(space).toMatchObject({ name: 'places', model: embedder.model, dimension: embedder.dimension });
+  });
+
+  it('leaves the database unchanged when a feature in the middle of a file is bad (no --skip-invalid)', async () => {
+    const before = await countRows(database.db, 'places');
+    const features = Array.from({ length: 2500 }, (_, i) => point(`f${i}`, `Place ${i}`, -73.9 - i * 1e-5, 40.7));
+    features[2100] = { ...point('bad', 'Bad', 0, 0), geometry: { type: 'Point', coordinates: [200, 95] } };
+    const file = join(tmpdir(), `srag-bad-${process.pid}.geojson`);
+    writeFileSync(file, JSON.stringify(featureCollection(features)));
+    // Two batches are written before the bad record is reached: the transaction must undo them.
+    await expect(loadPlaces(database.db, embedder, readPlaces(file, { source: 'bad' }))).rejects.toThrow(/feature 2101/);
+    expect(await countRows(database.db, 'places')).toBe(before);
+
+    const skipped: IngestError[] = [];
+    const report = await loadPlaces(database.db, embedder, readPlaces(file, { source: 'bad', skipInvalid: true, onWarning: (w) => skipped.push(w) }));
+    expect(report.written).toBe(2499);
+    expect(skipped.map((s) => s.location)).toEqual(['feature 2101']);
+  });
+
+  it('repairs invalid polygons with ST_MakeValid and reports them', async () => {
+    const bowtie = {
+      type: 'Feature',
+      id: 'bowtie',
+      properties: { name: 'Bow tie' },
+      geometry: { type: 'Polygon', coordinates: [[[-73.98, 40.75], [-73.97, 40.76], [-73.97, 40.75], [-73.98, 40.76], [-73.98, 40.75]]] },
+    };
+    const report = await loadPlaces(database.db, embedder, readPlaces(writeTemp('bowtie', featureCollection([bowtie])), { source: 'repair' }));
+    expect(report.repaired).toEqual(['bowtie']);
+    const { rows } = await sql<{ valid: boolean; type: string }>`
+      SELECT ST_IsValid(geom) AS valid, GeometryType(geom) AS type FROM places WHERE source = 'repair'`.execute(database.db);
+    expect(rows[0]).toMatchObject({ valid: true, type: 'MULTIPOLYGON' });
+  });
+
+  it('refuses to mix vectors of two models, and reembed switches the model and dimension', async () => {
+    const other = createOfflineEmbedder({ dimension: 256 });
+    await expect(loadPlaces(database.db, other, [])).rejects.toThrow(EmbeddingSpaceMismatch);
+    const named = await database.db.selectFrom('places').select('id').where('name', 'is not', null).execute();
+    expect(await reembedPlaces(database.db, other)).toBe(named.length);
+    const { rows } = await sql<{ dims: number; models: string[] }>`
+      SELECT max(vector_dims(embedding)) AS dims, array_agg(DISTINCT embedding_model) AS models
+      FROM places WHERE embedding IS NOT NULL`.execute(database.db);
+    expect(rows[0]).toEqual({ dims: 256, models: [other.model] });
+    await expect(loadPlaces(database.db, embedder, [])).rejects.toThrow(/npm run reembed/);
+    await reembedPlaces(database.db, embedder); // back, for the tests after this one
+  });
+
+  it.skipIf(!hasNycData)('loads the 386 NYC neighbourhood polygons with their summaries', async () => {
+    const report = await loadPlaces(database.db, embedder, readPlaces(NYC_NEIGHBORHOODS, SOURCE_PRESETS.nycNeighborhoods));
+    expect(report.written).toBe(386);
+    const { rows } = await sql<{ n: number; polygons: number; with_summary: number }>`
+      SELECT count(*)::int AS n,
+             count(*) FILTER (WHERE GeometryType(geom) IN ('POLYGON', 'MULTIPOLYGON'))::int AS polygons,
+             count(*) FILTER (WHERE description = tags->>'summary')::int AS with_summary
+      FROM places WHERE source = 'nyc-neighborhoods'`.execute(database.db);
+    expect(rows[0]).toEqual({ n: 386, polygons: 386, with_summary: 386 });
+  });
+
+  it.skipIf(!existsSync(WIKIVOYAGE))('loads the 17,428 Wikivoyage destinations as points', async () => {
+    const report = await loadPlaces(database.db, embedder, readPlaces(WIKIVOYAGE, SOURCE_PRESETS.wikivoyage), {
+      deferVectorIndex: database.mode === 'embedded',
+    });
+    expect(report.written).toBe(17_428);
+    const { rows } = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM places WHERE source = 'wikivoyage' AND GeometryType(geom) = 'POINT'`.execute(database.db);
+    expect(rows[0]!.n).toBe(17_428);
+  }, 300_000);
+});
+
+function writeTemp(name: string, content: object): string {
+  const file = join(tmpdir(), `srag-${name}-${process.pid}.geojson`);
+  writeFileSync(file, JSON.stringify(content));
+  return file;
+}
+
+if (!hasNycData) console.warn(NO_NYC_DATA);
