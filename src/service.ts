@@ -9,6 +9,7 @@ import type { Lifecycle } from './http/health.routes.ts';
 import type { AppEnv } from './http/openapi-app.ts';
 import { createConfiguredEmbedder } from './embedding/configured.ts';
 import { hasPlaces, seedDefaultPlaces } from './ingest/seed.ts';
+import { createLlmPlanner } from './planning/llm-planner.ts';
 import { createLogger, type Logger } from './log.ts';
 
 export interface Service {
@@ -45,7 +46,11 @@ export async function startService(config: Config, options: StartOptions = {}): 
   }
 
   const lifecycle: Lifecycle = { draining: false };
-  const app = createApp({ db: database.db, embedder, mode: database.mode, log, lifecycle });
+  const llm =
+    config.LLM_BASE_URL && config.LLM_MODEL
+      ? createLlmPlanner({ baseURL: config.LLM_BASE_URL, model: config.LLM_MODEL, apiKey: config.LLM_API_KEY, timeoutMs: config.LLM_TIMEOUT_MS })
+      : undefined;
+  const app = createApp({ db: database.db, embedder, llm, mode: database.mode, log, lifecycle });
   options.configureApp?.(app);
 
   const server = await listen(app, config.HOST, config.PORT);

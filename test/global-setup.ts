@@ -18,7 +18,7 @@ declare module 'vitest' {
   }
 }
 
-/** Content hash of the code that shapes a fixture: any change rebuilds it. */
+/** Content hash of the code that shapes the fixtures (schema, readers, descriptions, embedder, lexicons). */
 function codeHash(): string {
   const hash = createHash('sha256');
   const walk = (dir: string) => {
@@ -28,8 +28,8 @@ function codeHash(): string {
       else hash.update(path).update(readFileSync(path));
     }
   };
-  walk(resolve('migrations'));
-  walk(resolve('src'));
+  for (const dir of ['migrations', 'src/db', 'src/ingest', 'src/embedding', 'src/lexicon', 'src/tools/catalog']) walk(resolve(dir));
+  hash.update(readFileSync(resolve('src/tools/knowledge.ts')));
   return hash.digest('hex').slice(0, 16);
 }
 

@@ -20,7 +20,7 @@ export const DEFAULT_OFFLINE_DIMENSION = 384;
 const WEIGHT = {
   word: 1.0,
   number: 0.3,
-  joinedPair: 0.0,
+  joinedPair: 0.6,
   charBlock: 1.0,
   cjkUnigram: 0.5,
   cjkBigram: 1.0,

@@ -5,6 +5,8 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Db, DatabaseMode } from '../db/database.ts';
 import type { Embedder } from '../embedding/embedder.ts';
 import { placesRoutes } from '../places/places.routes.ts';
+import { askRoutes } from '../ask/ask.routes.ts';
+import type { LlmPlanner } from '../planning/llm-planner.ts';
 import type { Logger } from '../log.ts';
 import { docsPage } from './docs-page.ts';
 import { healthRoutes, type Lifecycle } from './health.routes.ts';
@@ -26,6 +28,7 @@ const STATUS_TITLES: Record<number, string> = {
 export interface AppDeps {
   db: Db;
   embedder: Embedder;
+  llm?: LlmPlanner;
   mode: DatabaseMode;
   log: Logger;
   lifecycle: Lifecycle;
@@ -51,6 +54,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 
   app.route('/', healthRoutes(deps.db, deps.lifecycle));
   app.route('/', placesRoutes(deps.db, deps.embedder));
+  app.route('/', askRoutes(deps));
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

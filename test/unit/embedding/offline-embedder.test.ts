@@ -133,7 +133,7 @@ describe('offline embedder: vector properties', () => {
     }
   });
 
-  it('has no positive bias between unrelated texts (signed hashing)', async () => {
+  it('has no positive bias and no large collisions between unrelated words (signed, spread hashing)', async () => {
     const words = (
       'harbour volcano pencil orchestra glacier tomato saddle lantern meadow copper violin desert ' +
       'blanket rocket giraffe chimney pepper anchor marble thunder puzzle ribbon walnut canyon ' +

@@ -1,0 +1,42 @@
+import type { SpatialPlan } from '../planning/plan.ts';
+import type { RankedCandidate } from '../ranking/rank.ts';
+import type { ResolvedReference } from '../spatial/resolve.ts';
+
+function distanceText(m: number, lang: 'en' | 'zh'): string {
+  const rounded = m < 1000 ? `${Math.round(m / 5) * 5} m` : `${(m / 1000).toFixed(1)} km`;
+  return lang === 'zh' ? rounded.replace(' m', '米').replace(' km', '公里') : rounded;
+}
+
+/** Why a candidate is here, in words: its kind, where it is relative to the reference, what matched. */
+export function explainCandidate(c: RankedCandidate, plan: SpatialPlan, refs: ResolvedReference[]): string {
+  const ref = refs[0];
+  const parts = [c.category ? c.category.replace(/_/g, ' ') : 'place'];
+  if (ref) {
+    const inside = plan.constraints[0]?.fn === 'inside' && c.satisfied[0];
+    parts.push(inside ? `inside ${ref.match?.name ?? ref.text}` : `${distanceText(c.distanceM, 'en')} from ${ref.match?.name ?? ref.text}`);
+  }
+  if (!c.satisfied.every(Boolean)) parts.push('just outside the requested area');
+  if (c.tagMatch && plan.targets.text) parts.push(`matches "${plan.targets.text}"`);
+  for (const key of ['cuisine', 'diet:vegan', 'opening_hours']) if (c.tags[key]) parts.push(`${key}=${c.tags[key]}`);
+  if (c.pareto) parts.push('on the Pareto front of spatial vs semantic fit');
+  return parts.join('; ');
+}
+
+/** The short natural-language answer of the offline path: names the top choices and why. */
+export function composeAnswer(plan: SpatialPlan, ranked: RankedCandidate[], refs: ResolvedReference[]): string {
+  const where = plan.spatialText || refs.map((r) => r.match?.name ?? r.text).join(' / ');
+  const what = plan.targets.text || (plan.lang === 'zh' ? '地点' : 'places');
+  if (ranked.length === 0) {
+    return plan.lang === 'zh' ? `没有找到符合条件的${what}（${where}）。` : `I found no ${what} ${where}.`;
+  }
+  const top = ranked.slice(0, 3);
+  if (plan.lang === 'zh') {
+    const list = top.map((c) => `${c.name}（${distanceText(c.distanceM, 'zh')}）`).join('、');
+    return `${where}：${list}${ranked.length > 3 ? ` 等 ${ranked.length} 处` : ''}。`;
+  }
+  const list = top
+    .map((c, i) => `${i + 1}. ${c.name} (${c.category?.replace(/_/g, ' ') ?? 'place'}, ${distanceText(c.distanceM, 'en')} away)`)
+    .join('; ');
+  const more = ranked.length > 3 ? ` — ${ranked.length} matches in all.` : '.';
+  return `For ${what} ${where}: ${list}${more}`;
+}

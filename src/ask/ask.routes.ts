@@ -1,0 +1,73 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Db } from '../db/database.ts';
+import type { Embedder } from '../embedding/embedder.ts';
+import { createRouter } from '../http/openapi-app.ts';
+import type { LlmPlanner } from '../planning/llm-planner.ts';
+import { ask } from './ask.ts';
+
+export const MAX_QUESTION_CHARS = 1000;
+
+const askBody = z
+  .strictObject({
+    question: z
+      .string()
+      .max(MAX_QUESTION_CHARS)
+      .refine((q) => q.trim().length > 0, 'must not be empty')
+      .openapi({ example: 'Which cafés are within 200 m of Grand Central Terminal?' }),
+    k: z.number().int().min(1).max(50).default(5),
+    near: z.strictObject({ lon: z.number().min(-180).max(180), lat: z.number().min(-90).max(90) }).optional(),
+    planner: z.enum(['auto', 'offline', 'llm']).default('auto'),
+  })
+  .openapi('AskRequest');
+
+const candidate = z
+  .object({
+    id: z.number(),
+    sourceId: z.string(),
+    name: z.string(),
+    category: z.string().nullable(),
+    geometry: z.any(),
+    distanceM: z.number(),
+    scores: z.object({ sparse: z.number(), denseSpatial: z.number(), semantic: z.number(), hybrid: z.number() }),
+    pareto: z.boolean(),
+    why: z.string(),
+  })
+  .openapi('AskCandidate');
+
+const askResponse = z
+  .object({
+    answer: z.string(),
+    candidates: z.array(candidate),
+    plan: z.any(),
+    planner: z.enum(['offline', 'llm']),
+    plannerFallback: z.string().optional(),
+    sql: z.string(),
+    sqlParameters: z.array(z.any()),
+    reference: z.any(),
+    clarification: z.any().optional(),
+    tools: z.array(z.any()).optional(),
+    tradeOff: z.any(),
+    llmCalls: z.number(),
+    timingsMs: z.record(z.string(), z.number()),
+  })
+  .openapi('AskResponse');
+
+const askRoute = createRoute({
+  method: 'post',
+  path: '/v1/ask',
+  tags: ['ask'],
+  summary: 'Answer a geographic question (Spatial-RAG): plan, spatial SQL, sparse + dense scores, Pareto front, answer',
+  request: { body: { content: { 'application/json': { schema: askBody } }, required: true } },
+  responses: {
+    200: { description: 'the answer, its candidates and how they were found', content: { 'application/json': { schema: askResponse } } },
+    400: { description: 'invalid request (the field is named)' },
+  },
+});
+
+export function askRoutes(deps: { db: Db; embedder: Embedder; llm?: LlmPlanner }) {
+  return createRouter().openapi(askRoute, async (c) => {
+    const body = c.req.valid('json');
+    const result = await ask(deps, { question: body.question.trim(), k: body.k, near: body.near, planner: body.planner });
+    return c.json(result, 200);
+  });
+}

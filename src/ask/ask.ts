@@ -1,0 +1,189 @@
+import type { Db } from '../db/database.ts';
+import type { Embedder } from '../embedding/embedder.ts';
+import type { LonLat, SpatialPlan } from '../planning/plan.ts';
+import { planQuestion, type LlmPlanner, type PlannerChoice } from '../planning/planner.ts';
+import { chooseTradeOff, rankCandidates, type RankedCandidate } from '../ranking/rank.ts';
+import { normalizeName } from '../spatial/names.ts';
+import { resolveReferences, type Clarification, type ResolvedReference } from '../spatial/resolve.ts';
+import { retrieveCandidates } from '../spatial/retrieve.ts';
+import { composeAnswer, explainCandidate } from './answer.ts';
+
+export interface AskInput {
+  question: string;
+  k: number;
+  near?: LonLat;
+  planner: PlannerChoice;
+}
+
+export interface AskDeps {
+  db: Db;
+  embedder: Embedder;
+  llm?: LlmPlanner;
+}
+
+export interface AskCandidate {
+  id: number;
+  sourceId: string;
+  name: string;
+  category: string | null;
+  geometry: unknown;
+  distanceM: number;
+  scores: RankedCandidate['scores'];
+  pareto: boolean;
+  why: string;
+}
+
+export interface AskResult {
+  answer: string;
+  candidates: AskCandidate[];
+  plan: SpatialPlan;
+  planner: 'offline' | 'llm';
+  plannerFallback?: string;
+  sql: string;
+  sqlParameters: unknown[];
+  reference: { type: 'FeatureCollection'; features: unknown[] };
+  clarification?: Clarification;
+  tradeOff: { spatialWeight: number; semanticWeight: number; reason: string };
+  llmCalls: number;
+  timingsMs: Record<string, number>;
+}
+
+/** Two features of one place (a shop's node and its building) closer than this count once. */
+const DUPLICATE_M = 60;
+
+function stopwatch() {
+  const timings: Record<string, number> = {};
+  let last = performance.now();
+  const started = last;
+  return {
+    lap(stage: string) {
+      const now = performance.now();
+      timings[stage] = Math.round((now - last) * 10) / 10;
+      last = now;
+    },
+    done() {
+      timings.total = Math.round((performance.now() - started) * 10) / 10;
+      return timings;
+    },
+  };
+}
+
+function referenceCollection(refs: ResolvedReference[]) {
+  return {
+    type: 'FeatureCollection' as const,
+    features: refs.map((r) => ({
+      type: 'Feature',
+      geometry: r.geometry,
+      properties: { ref: r.id, text: r.text, name: r.match?.name ?? null, placeId: r.match?.placeId ?? null, shape: r.shape },
+    })),
+  };
+}
+
+function centreOf(geometry: { type: string; coordinates: unknown }): [number, number] {
+  const flat: number[][] = [];
+  const walk = (c: unknown) => {
+    if (Array.isArray(c) && typeof c[0] === 'number') flat.push(c as number[]);
+    else if (Array.isArray(c)) c.forEach(walk);
+  };
+  walk(geometry.coordinates);
+  const xs = flat.map((p) => p[0]!);
+  const ys = flat.map((p) => p[1]!);
+  return [(Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ys) + Math.max(...ys)) / 2];
+}
+
+/** Drops later candidates that are the same place as an earlier one (same name, within DUPLICATE_M). */
+function dropDuplicates(ranked: RankedCandidate[]): RankedCandidate[] {
+  const kept: { c: RankedCandidate; name: string; at: [number, number] }[] = [];
+  for (const c of ranked) {
+    const name = normalizeName(c.name);
+    const at = centreOf(c.geometry);
+    const duplicate = kept.some((k) => k.name === name && approxMetres(k.at, at) < DUPLICATE_M);
+    if (!duplicate) kept.push({ c, name, at });
+  }
+  return kept.map((k) => k.c);
+}
+
+function approxMetres(a: [number, number], b: [number, number]): number {
+  const rad = Math.PI / 180;
+  const x = (b[0] - a[0]) * rad * Math.cos(((a[1] + b[1]) / 2) * rad);
+  return Math.hypot(x, (b[1] - a[1]) * rad) * 6_371_000;
+}
+
+/** The Spatial-RAG pipeline: plan -> resolve -> sparse + dense retrieval -> rank -> answer. */
+export async function ask(deps: AskDeps, input: AskInput): Promise<AskResult> {
+  const clock = stopwatch();
+  const planned = await planQuestion(input.question, { near: input.near, choice: input.planner, llm: deps.llm });
+  const plan = planned.plan;
+  clock.lap('plan');
+
+  const base = {
+    plan,
+    planner: planned.planner,
+    ...(planned.fallbackReason ? { plannerFallback: planned.fallbackReason } : {}),
+    tradeOff: chooseTradeOff(plan),
+    llmCalls: planned.llmCalls,
+  };
+  const resolution = await resolveReferences(deps.db, plan, input.near);
+  clock.lap('resolve');
+  if (!resolution.ok) {
+    return {
+      ...base,
+      answer: resolution.clarification.question,
+      candidates: [],
+      sql: '',
+      sqlParameters: [],
+      reference: referenceCollection([]),
+      clarification: resolution.clarification,
+      timingsMs: clock.done(),
+    };
+  }
+  const refs = resolution.references;
+
+  const semanticText = plan.semantic.text || plan.targets.text || input.question;
+  const spatialText = plan.spatialText || input.question;
+  const [semanticVector, spatialVector] = await deps.embedder.embed([semanticText, spatialText]);
+  clock.lap('embed');
+
+  const retrieval = await retrieveCandidates(deps.db, {
+    plan,
+    references: refs,
+    semanticVector: semanticVector!,
+    spatialVector: spatialVector!,
+    embeddingModel: deps.embedder.model,
+  });
+  clock.lap('sql');
+
+  const ranked = dropDuplicates(rankCandidates(plan, retrieval.candidates, base.tradeOff)).slice(0, input.k);
+  clock.lap('rank');
+
+  const candidates = ranked.map((c) => ({
+    id: c.id,
+    sourceId: c.sourceId,
+    name: c.name,
+    category: c.category,
+    geometry: c.geometry,
+    distanceM: c.distanceM,
+    scores: c.scores,
+    pareto: c.pareto,
+    why: explainCandidate(c, plan, refs),
+  }));
+  const answer = composeAnswer(plan, ranked, refs);
+  clock.lap('answer');
+  return {
+    ...base,
+    answer,
+    candidates,
+    sql: retrieval.query.sql,
+    sqlParameters: retrieval.query.parameters.map(abbreviateParameter),
+    reference: referenceCollection(refs),
+    timingsMs: clock.done(),
+  };
+}
+
+/** Query vectors are long: the response shows their start and length, not 384 numbers. */
+function abbreviateParameter(p: unknown): unknown {
+  if (typeof p === 'string' && p.startsWith('[') && p.length > 200) {
+    return `${p.slice(0, 40)}… (vector of ${p.split(',').length})`;
+  }
+  return p;
+}

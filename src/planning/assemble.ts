@@ -1,0 +1,421 @@
+/**
+ * Turns a grammar's SpatialParse into a SpatialPlan: one place where vague words get their defaults (so both
+ * languages agree), references get ids and kinds, loose distances are attached, and the semantic residue,
+ * cues, preference and confidence are derived.
+ */
+import { poiConceptById } from '../lexicon/poi-concepts.js';
+import { matchCues, matchTargets, QUALITY_CUES, referenceHeadConcept, type TargetResult } from './lexicon-match.js';
+import type { RefMention, Relation, SpatialParse } from './parse-types.js';
+import { K_MAX, ROUTE_REF, DISTANCE_MAX_M, DISTANCE_MIN_M, type Constraint, type LonLat, type Reference, type ReferenceKind, type SpatialPlan } from './plan.js';
+import { classifyKindEn, classifyKindZh, safeHint, type GazetteerHint } from './references.js';
+import { clamp, foldKey, type Span } from './text.js';
+
+/** Defaults, in metres, for vague spatial words (conventions of the evaluation README and GeoQA literature). */
+export const DEFAULTS = {
+  nearPoiM: 500,
+  nearCityM: 5000,
+  adjacentM: 100,
+  atM: 100,
+  walkingDistanceM: 800,
+  alongStreetM: 100,
+  nearStreetM: 200,
+  routeBufferM: 200,
+  betweenBufferM: 200,
+  pluralNearestK: 3,
+} as const;
+
+interface Slot {
+  key: string;
+  mention: RefMention;
+  kind?: ReferenceKind;
+  order: number;
+  id?: string;
+}
+
+type Draft =
+  | { fn: 'within_distance'; slot: Slot; distanceM: number }
+  | { fn: 'inside'; slot: Slot }
+  | { fn: 'along'; slot: Slot | 'route'; bufferM: number }
+  | { fn: 'nearest'; slot: Slot | 'route'; k: number }
+  | { fn: 'between'; slots: [Slot, Slot]; bufferM: number }
+  | { fn: 'intersects'; slot: Slot };
+
+export interface AssembleInput {
+  text: string;
+  folded: string;
+  lang: 'en' | 'zh';
+  parse: SpatialParse;
+  near?: LonLat;
+  hint?: GazetteerHint;
+  notes: string[];
+}
+
+const round = (n: number): number => Math.round(clamp(n, DISTANCE_MIN_M, DISTANCE_MAX_M));
+
+function refKey(r: RefMention): string {
+  if (r.user) return 'user';
+  if (r.point) return `pt:${r.point.lon.toFixed(5)},${r.point.lat.toFixed(5)}`;
+  return foldKey(r.text).replace(/^(?:the|le|la|les|el|los|las|die|der|das)\s+/, '');
+}
+
+function mergeSpans(spans: Span[]): Span[] {
+  const sorted = spans.filter((s) => s.end > s.start).sort((a, b) => a.start - b.start);
+  const out: Span[] = [];
+  for (const s of sorted) {
+    const last = out[out.length - 1];
+    if (last && s.start <= last.end + 1) last.end = Math.max(last.end, s.end);
+    else out.push({ ...s });
+  }
+  return out;
+}
+
+export function assemble(input: AssembleInput): SpatialPlan {
+  const { text, folded, lang, parse, near, hint } = input;
+  const notes = [...input.notes, ...parse.notes];
+  const slots = new Map<string, Slot>();
+  let order = 0;
+
+  const named = parse.relations.some((r) => relationRefs(r).some((m) => !m.user)) || !!parse.route;
+  // A bare "nearby" refers to the named place when there is one ("Bryant Park, anything nearby?").
+  const relations = parse.relations.filter((r) => !(named && relationRefs(r).some((m) => m.user === 'soft')));
+
+  const slotFor = (m: RefMention, fallbackKind?: ReferenceKind): Slot => {
+    const key = refKey(m);
+    let slot = slots.get(key);
+    if (!slot) {
+      slot = { key, mention: m, order: m.user && m.start === m.end ? Number.MAX_SAFE_INTEGER : m.start + order++ / 1000 };
+      slots.set(key, slot);
+    }
+    if (!slot.kind) slot.kind = resolveKind(m, lang, hint) ?? fallbackKind;
+    return slot;
+  };
+
+  // Kinds of place first: plural and nearM depend on them.
+  const refSpans = relations.flatMap(relationRefs).filter((m) => !m.user);
+  if (parse.route) refSpans.push(parse.route.from, parse.route.to);
+  const masked: Span[] = [...refSpans, ...parse.looseDistances, ...parse.unused];
+  const targets = matchTargets(text, folded, masked);
+  notes.push(...targets.notes);
+
+  const nearM = (slot: Slot): { m: number; why: string } => {
+    if (slot.kind === 'city') return { m: DEFAULTS.nearCityM, why: 'city' };
+    if (slot.mention.user || slot.kind === 'coordinates') return { m: targetNearM(targets), why: 'position' };
+    const head = referenceHeadConcept(slot.mention.text);
+    const c = head ? poiConceptById.get(head) : undefined;
+    if (c?.nearM && c.nearM !== DEFAULTS.nearPoiM) return { m: c.nearM, why: c.id };
+    return { m: DEFAULTS.nearPoiM, why: 'place' };
+  };
+
+  const drafts: Draft[] = [];
+  const vagueDraft = new Map<Draft, string>(); // within_distance drafts whose distance is a default
+  const defaultBuffer = new Set<Draft>();
+  let routeBuffer: number | undefined;
+  let wantsRoute = false;
+
+  for (const r of relations) {
+    switch (r.fn) {
+      case 'within_distance': {
+        const slot = slotFor(r.ref);
+        if (r.distanceNote) notes.push(r.distanceNote);
+        if (slot.kind === 'street') {
+          const explicit = r.distanceM !== undefined;
+          const buf = r.distanceM ?? (r.vague === 'walking' ? DEFAULTS.walkingDistanceM : r.vague === 'near' ? DEFAULTS.nearStreetM : DEFAULTS.adjacentM);
+          const d: Draft = { fn: 'along', slot, bufferM: round(buf) };
+          drafts.push(d);
+          if (!explicit) {
+            defaultBuffer.add(d);
+            notes.push(`near street "${slot.mention.text}" -> along, ${round(buf)} m`);
+          }
+          break;
+        }
+        if (r.distanceM !== undefined) {
+          drafts.push({ fn: 'within_distance', slot, distanceM: round(r.distanceM) });
+          if (r.distanceM > DISTANCE_MAX_M) notes.push(`distance capped at ${DISTANCE_MAX_M} m`);
+          break;
+        }
+        const v = r.vague ?? 'near';
+        const { m, why } =
+          v === 'adjacent' ? { m: DEFAULTS.adjacentM, why: 'next to' } : v === 'at' ? { m: DEFAULTS.atM, why: 'at' } : v === 'walking' ? { m: DEFAULTS.walkingDistanceM, why: 'walking distance' } : nearM(slot);
+        const d: Draft = { fn: 'within_distance', slot, distanceM: round(m) };
+        drafts.push(d);
+        vagueDraft.set(d, `${v === 'near' ? 'near' : why} "${slot.mention.text}" -> ${round(m)} m${v === 'near' && why !== 'place' ? ` (${why})` : ''}`);
+        break;
+      }
+      case 'inside': {
+        const slot = slotFor(r.ref, 'area');
+        if (slot.kind === 'street') {
+          drafts.push({ fn: 'along', slot, bufferM: DEFAULTS.alongStreetM });
+          notes.push(`in street "${slot.mention.text}" -> along, ${DEFAULTS.alongStreetM} m`);
+        } else drafts.push({ fn: 'inside', slot });
+        break;
+      }
+      case 'along': {
+        const slot = slotFor(r.ref);
+        const d: Draft = { fn: 'along', slot, bufferM: round(r.bufferM ?? DEFAULTS.alongStreetM) };
+        drafts.push(d);
+        if (r.bufferM === undefined) {
+          defaultBuffer.add(d);
+          notes.push(`along "${slot.mention.text}" -> ${DEFAULTS.alongStreetM} m`);
+        }
+        break;
+      }
+      case 'along_route':
+        wantsRoute = true;
+        if (r.bufferM !== undefined) routeBuffer = r.bufferM;
+        break;
+      case 'between': {
+        const a = slotFor(r.refs[0]);
+        const b = slotFor(r.refs[1]);
+        if (a === b) {
+          drafts.push({ fn: 'within_distance', slot: a, distanceM: DEFAULTS.nearPoiM });
+          break;
+        }
+        const d: Draft = { fn: 'between', slots: [a, b], bufferM: round(r.bufferM ?? DEFAULTS.betweenBufferM) };
+        drafts.push(d);
+        if (r.bufferM === undefined) {
+          defaultBuffer.add(d);
+          notes.push(`between "${a.mention.text}" and "${b.mention.text}" -> ${DEFAULTS.betweenBufferM} m either side of the straight segment`);
+        }
+        break;
+      }
+      case 'intersects':
+        drafts.push({ fn: 'intersects', slot: slotFor(r.ref) });
+        break;
+      case 'nearest':
+        break; // resolved once every other anchor is known
+    }
+  }
+
+  let route: SpatialPlan['route'];
+  let routeSlots: [Slot, Slot] | undefined;
+  if (parse.route) {
+    const a = slotFor(parse.route.from);
+    const b = slotFor(parse.route.to);
+    if (a !== b) {
+      routeSlots = [a, b];
+      wantsRoute = true;
+    } else notes.push('route from a place to itself ignored');
+  }
+  let routeDraft: Draft | undefined;
+  if (wantsRoute && routeSlots) {
+    routeDraft = { fn: 'along', slot: 'route', bufferM: round(routeBuffer ?? DEFAULTS.routeBufferM) };
+    drafts.push(routeDraft);
+    if (routeBuffer === undefined) {
+      defaultBuffer.add(routeDraft);
+      notes.push(`from "${routeSlots[0].mention.text}" to "${routeSlots[1].mention.text}" -> within ${DEFAULTS.routeBufferM} m of the straight segment`);
+    }
+  } else if (wantsRoute) notes.push('"on the way" without a start and an end: ignored');
+
+  // Nearest: its own anchor, else the place another phrase names, else the route, else the asker.
+  for (const r of relations) {
+    if (r.fn !== 'nearest') continue;
+    let anchor: Slot | 'route' | undefined = r.ref ? slotFor(r.ref) : undefined;
+    if (!anchor) {
+      const other = drafts.find((d) => d.fn !== 'between' && d.slot !== 'route');
+      anchor = other && other.fn !== 'between' ? other.slot : routeDraft ? 'route' : undefined;
+    }
+    anchor ??= slotFor({ text: 'my location', start: 0, end: 0, kind: 'coordinates', user: 'explicit' });
+    const k = clamp(Math.round(r.k ?? (targets.plural ? DEFAULTS.pluralNearestK : 1)), 1, K_MAX);
+    if (r.k === undefined) notes.push(`nearest without a number -> k=${k}${targets.plural ? ' (plural)' : ''}`);
+    else if (r.k > K_MAX) notes.push(`k capped at ${K_MAX}`);
+    drafts.push({ fn: 'nearest', slot: anchor, k });
+  }
+
+  // Loose distances: "cafés near X, within 200 m" sizes the vague constraint; else a buffer; else around the asker.
+  for (const d of parse.looseDistances) {
+    if (d.lowerBound) continue;
+    if (d.note) notes.push(d.note);
+    const m = round(d.valueM);
+    const vague = [...vagueDraft.keys()].find((x) => drafts.includes(x));
+    if (vague && vague.fn === 'within_distance') {
+      vague.distanceM = m;
+      vagueDraft.delete(vague);
+      continue;
+    }
+    const buffered = drafts.find((x) => defaultBuffer.has(x));
+    if (buffered && (buffered.fn === 'along' || buffered.fn === 'between')) {
+      buffered.bufferM = m;
+      defaultBuffer.delete(buffered);
+      notes.push(`buffer set to ${m} m`);
+      continue;
+    }
+    const nearestDraft = drafts.find((x) => x.fn === 'nearest');
+    if (nearestDraft && nearestDraft.fn === 'nearest') {
+      if (nearestDraft.slot === 'route') drafts.push({ fn: 'along', slot: 'route', bufferM: m });
+      else drafts.push({ fn: 'within_distance', slot: nearestDraft.slot, distanceM: m });
+      continue;
+    }
+    if (drafts.length === 0) {
+      drafts.push({ fn: 'within_distance', slot: slotFor({ text: 'my location', start: 0, end: 0, kind: 'coordinates', user: 'explicit' }), distanceM: m });
+      continue;
+    }
+    notes.push(`distance ${m} m not attached to any place: ignored`);
+  }
+
+  // "the closest café near X": the nearest constraint already answers; a default radius would only cut results.
+  const nearestSlots = new Set(drafts.filter((d) => d.fn === 'nearest').map((d) => (d.fn === 'nearest' ? d.slot : undefined)));
+  for (const [d, why] of vagueDraft) {
+    if (d.fn === 'within_distance' && nearestSlots.has(d.slot)) {
+      drafts.splice(drafts.indexOf(d), 1);
+      vagueDraft.delete(d);
+      notes.push(`nearest to "${d.slot.mention.text}": vague radius dropped`);
+    } else notes.push(why);
+  }
+
+  let implicitUser = false;
+  if (drafts.length === 0) {
+    implicitUser = true;
+    const m = targetNearM(targets);
+    drafts.push({ fn: 'within_distance', slot: slotFor({ text: 'my location', start: 0, end: 0, kind: 'coordinates', user: 'explicit' }), distanceM: m });
+    notes.push(`no place found: searching within ${m} m of the asker's position`);
+  }
+
+  // Ids in order of appearance; only slots a constraint or the route uses.
+  const used = new Set<Slot>();
+  for (const d of drafts) {
+    if (d.fn === 'between') d.slots.forEach((s) => used.add(s));
+    else if (d.slot !== 'route') used.add(d.slot);
+  }
+  if (routeDraft && routeSlots) routeSlots.forEach((s) => used.add(s));
+  const ordered = [...used].sort((a, b) => a.order - b.order);
+  ordered.forEach((s, i) => (s.id = `r${i + 1}`));
+  const references: Reference[] = ordered.map((s) => toReference(s, near));
+  if (routeDraft && routeSlots) route = { from: routeSlots[0].id!, to: routeSlots[1].id!, via: parse.route?.via ?? 'straight' };
+
+  const userSlot = ordered.find((s) => s.mention.user);
+  if (userSlot) {
+    if (near) notes.push("the asker's position is the given point");
+    else notes.push("the asker's position is needed: the client must supply it");
+  }
+
+  const constraints: Constraint[] = [];
+  const seen = new Set<string>();
+  for (const d of drafts) {
+    const c = toConstraint(d);
+    const key = JSON.stringify(c);
+    if (!seen.has(key)) {
+      seen.add(key);
+      constraints.push(c);
+    }
+  }
+
+  // Text views of the question.
+  const spatial = mergeSpans([
+    ...relations.flatMap((r) => r.spans),
+    ...(parse.route?.spans ?? []),
+    ...parse.looseDistances,
+    ...parse.unused,
+  ]);
+  const spatialText = spatial.map((s) => text.slice(s.start, s.end).trim()).filter(Boolean).join(' ... ');
+  const semanticText = semanticResidue(text, spatial, lang);
+  const cues = matchCues(folded, [...refSpans, ...parse.unused]);
+
+  const hasNearest = constraints.some((c) => c.fn === 'nearest');
+  const preference: SpatialPlan['preference'] = hasNearest || parse.nearestWord ? 'nearest' : cues.some((c) => QUALITY_CUES.has(c)) ? 'best' : 'balanced';
+
+  // Confidence: how much of the question the grammar understood.
+  let confidence = 1;
+  if (targets.concepts.length === 0) confidence -= 0.4;
+  const namedRefs = ordered.filter((s) => !s.mention.user);
+  if (namedRefs.length === 0) {
+    if (implicitUser && !near) confidence = 0;
+    else if (!near) confidence = Math.min(confidence, 0.3);
+    else confidence -= implicitUser ? 0.3 : 0.1;
+  }
+  if (namedRefs.some((s) => s.mention.weak)) confidence -= 0.15;
+  if (namedRefs.some((s) => s.mention.text.split(/\s+/).length > 6 || s.mention.text.length > 40)) confidence -= 0.15;
+  if (parse.implicit) confidence -= 0.15;
+  if (notes.some((n) => /not supported|ignored/.test(n))) confidence -= 0.2;
+  confidence = Math.round(clamp(confidence, 0, 1) * 100) / 100;
+
+  return {
+    references,
+    ...(route ? { route } : {}),
+    targets: { text: targets.text.slice(0, 2000), concepts: targets.concepts, tags: targets.tags, categories: targets.categories },
+    constraints: constraints.slice(0, 20),
+    semantic: { text: semanticText.slice(0, 2000), cues },
+    spatialText: spatialText.slice(0, 2000),
+    preference,
+    lang,
+    confidence,
+    notes: [...new Set(notes)].slice(0, 50).map((n) => n.slice(0, 500)),
+  };
+}
+
+function relationRefs(r: Relation): RefMention[] {
+  switch (r.fn) {
+    case 'between':
+      return r.refs;
+    case 'along_route':
+      return [];
+    case 'nearest':
+      return r.ref ? [r.ref] : [];
+    default:
+      return [r.ref];
+  }
+}
+
+function resolveKind(m: RefMention, lang: 'en' | 'zh', hint?: GazetteerHint): ReferenceKind | undefined {
+  if (m.user || m.point) return 'coordinates';
+  return safeHint(hint, m.text) ?? m.kind ?? (lang === 'zh' ? classifyKindZh(m.text) : classifyKindEn(m.text));
+}
+
+/** The "near" radius for the asker's position: the wanted kind's default (500 m for POIs). */
+function targetNearM(t: TargetResult): number {
+  const first = t.concepts.map((id) => poiConceptById.get(id)?.nearM).find((n) => n !== undefined);
+  return first ?? DEFAULTS.nearPoiM;
+}
+
+function toReference(s: Slot, near: LonLat | undefined): Reference {
+  const m = s.mention;
+  const point = m.point ?? (m.user ? near : undefined);
+  return {
+    id: s.id!,
+    text: (m.text || 'my location').slice(0, 200),
+    ...(s.kind ? { kind: s.kind } : {}),
+    ...(point ? { point } : {}),
+    ...(m.context ? { context: m.context.slice(0, 200) } : {}),
+  };
+}
+
+function toConstraint(d: Draft): Constraint {
+  const ref = (s: Slot | 'route'): string => (s === 'route' ? ROUTE_REF : s.id!);
+  switch (d.fn) {
+    case 'within_distance':
+      return { fn: 'within_distance', ref: ref(d.slot), distanceM: d.distanceM };
+    case 'inside':
+      return { fn: 'inside', ref: ref(d.slot) };
+    case 'along':
+      return { fn: 'along', ref: ref(d.slot), bufferM: d.bufferM };
+    case 'nearest':
+      return { fn: 'nearest', ref: ref(d.slot), k: d.k };
+    case 'between':
+      return { fn: 'between', refs: [ref(d.slots[0]), ref(d.slots[1])], bufferM: d.bufferM };
+    case 'intersects':
+      return { fn: 'intersects', ref: ref(d.slot) };
+  }
+}
+
+const LEAD_EN =
+  /^(?:(?:please|hey|hi|hello|ok|okay|so|and|also|but|then|can\s+you|could\s+you|would\s+you|will\s+you|help\s+me(?:\s+to)?|i'?m\s+looking\s+for|i\s+am\s+looking\s+for|looking\s+for|i'?d\s+like(?:\s+to)?|i\s+would\s+like(?:\s+to)?|i\s+want(?:\s+to)?|i\s+need(?:\s+to)?|i\s+wanna|we\s+want(?:\s+to)?|we\s+need(?:\s+to)?|let\s+me\s+know|tell\s+me|show\s+me|find\s+me|give\s+me|get\s+me|find|show|list|search\s+for|look\s+for|recommend|suggest|which|what'?s|what\s+is|what\s+are|what|where'?s|where\s+is|where\s+are|where\s+can\s+(?:i|we)|where\s+to|where|how\s+about|are\s+there(?:\s+any)?|is\s+there(?:\s+an?|\s+any)?|anything|anywhere(?:\s+to)?|somewhere(?:\s+to)?|some\s*place(?:\s+to)?|any|the|a|an|there|are|is|can\s+(?:i|we)|i'?m|i\s+am|we'?re|i)(?![\p{L}\p{N}'])[\s,]*)+/iu;
+const TRAIL_EN =
+  /(?:[\s,]+(?:are|is|there|that|which|located|the|any|on|in|to|of|near|by|for|with|at|from|and|or|be|exist|found|available|please|a|an|do|does|you|know|here|one|along|near|nearby|around|within|inside|close|next|beside|between))+$/iu;
+const LEAD_ZH = /^(?:能到的|可以到的|能走到的|请问一下|请问|请帮我|帮我找|帮我|麻烦|你好|您好|我想要|我想|我要|我需要|想要|想找|找一下|找|查一下|查找|推荐一下|推荐|列出|有哪些|有什么|有没有|哪里有|哪儿有|附近有|是否有|有|的|在)+/u;
+const TRAIL_ZH = /(?:是哪一家|是哪家|是哪些|是什么|是哪个|在哪里|在哪儿|在哪|有哪些|有什么|有吗|有没有|吗|呢|呀|啊|哪些|哪家|哪个|是|有|的)+$/u;
+
+/** The question without its spatial phrases and request words: what to rank by. */
+function semanticResidue(text: string, spatial: Span[], lang: 'en' | 'zh'): string {
+  let rest = '';
+  let pos = 0;
+  for (const s of spatial) {
+    rest += text.slice(pos, s.start) + ' | ';
+    pos = s.end;
+  }
+  rest += text.slice(pos);
+  const parts = rest
+    .split(/[|.?!;。？！；,，、]+/u)
+    .map((p) => p.replace(/\s+/g, ' ').trim())
+    .map((p) => (lang === 'zh' ? p.replace(LEAD_ZH, '').replace(TRAIL_ZH, '') : p.replace(LEAD_EN, '').replace(TRAIL_EN, '')).trim())
+    .filter((p) => p.length > 0 && /[\p{L}\p{N}]/u.test(p));
+  return parts.join(lang === 'zh' ? '，' : ', ');
+}

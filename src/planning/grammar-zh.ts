@@ -1,0 +1,336 @@
+/**
+ * Chinese spatial grammar. Chinese has no spaces or capitals, so a place phrase is delimited by the words around
+ * it: an opening preposition (离/距离/在/从/沿着...) or the start of the clause, and a closing spatial word
+ * (附近/周边/最近/N米以内/之间/沿线/里...). Leading request words (请问, 我想找...) are then stripped.
+ */
+import { classifyKindZh, findCoordinates, safeHint, type GazetteerHint } from './references.js';
+import { isTargetPhrase } from './lexicon-match.js';
+import { emptyParse, type RefMention, type Relation, type SpatialParse, type Vague } from './parse-types.js';
+import { findZhDistances, insideAny, overlapsAny, parseZhNumber, ZH_NUM_RE, type DistanceMention, type Span } from './text.js';
+
+/** Clause punctuation (after NFKC, full-width ，？！ are ASCII). */
+const PUNCT = ',.?!;:。、()"\'\\[\\]{}<>《》【】…~';
+const N = `[^${PUNCT}]`;
+const CLAUSE_START = `(?<=^|[${PUNCT}])`;
+/** Place names are short; bounding the lazy captures keeps every pattern linear in the question length. */
+
+/** Words that open a place phrase; a phrase is cut after the last one ("我想去外滩" -> "外滩"). */
+const ANCHORS = ['距离', '离', '距', '在', '从', '靠近', '临近', '位于', '沿着', '挨着', '紧邻', '围绕', '去', '到'];
+/** Request words before a place ("请问", "帮我找"). Longest first. */
+const LEADING_FILLERS = [
+  '请问一下', '请帮我找', '麻烦帮我', '我想知道', '请问', '请帮我', '帮我找', '帮我查', '帮我', '帮忙', '麻烦你', '麻烦', '你好', '您好', '我想要', '我们想',
+  '我想', '我要', '我需要', '想要', '想', '要', '需要', '找一下', '找找', '找', '查一下', '查找', '查询', '查', '搜索', '搜一下', '搜', '推荐一下', '推荐',
+  '列出', '列举', '显示', '告诉我', '看看', '看一下', '哪里有', '哪儿有', '有没有', '有无', '是否有', '给我', '能否', '能不能', '可以', '可否', '一下', '请',
+].sort((a, b) => b.length - a.length);
+const TRAILING = ['的', '那边', '这边', '那里', '这里', '那儿', '这儿', '一带', '地区', '区域', '方圆', '距离', '不到', '不超过', '大约', '大概', '约'].sort((a, b) => b.length - a.length);
+const USER_WORDS = new Set(['我', '我们', '这里', '这儿', '这边', '我这里', '我这儿', '我这边', '我这', '当前位置', '我的位置', '本地', '这附近', '我家', '我住的地方', '我所在的位置', '现在的位置', '目前位置', '咱们', '咱']);
+
+const ADJACENT_WORDS = /^(?:旁边|边上|隔壁|对面|门口|跟前)$/;
+
+type Cleaned = { kind: 'user'; start: number; end: number } | { kind: 'name'; text: string; start: number; end: number };
+
+export class ChineseGrammar {
+  private readonly claimed: Span[] = [];
+  private readonly dists: DistanceMention[];
+  private readonly out: SpatialParse = emptyParse();
+
+  constructor(
+    private readonly s: string,
+    private readonly hint?: GazetteerHint,
+  ) {
+    this.dists = findZhDistances(s);
+  }
+
+  parse(): SpatialParse {
+    this.routes();
+    this.between();
+    this.nearest();
+    this.distances();
+    this.near();
+    this.along();
+    this.inside();
+    this.implicitSubject();
+    this.looseCoordinates();
+    return this.out;
+  }
+
+  private claim(...spans: Span[]): void {
+    this.claimed.push(...spans);
+  }
+
+  private *scan(re: RegExp, checkAt: (m: RegExpExecArray) => number = (m) => m.index): Generator<RegExpExecArray> {
+    for (const m of this.s.matchAll(re)) if (!insideAny(checkAt(m), this.claimed)) yield m;
+  }
+
+  /** Turns a raw captured phrase at `start` into a place name (or the asker), or nothing. */
+  private clean(raw: string, start: number, anchored = false): Cleaned | undefined {
+    let from = 0;
+    let to = raw.length;
+    // Never reuse text another construction has taken.
+    for (const c of this.claimed) {
+      if (c.end <= start || c.start >= start + to) continue;
+      if (c.end >= start + to) return undefined;
+      from = Math.max(from, c.end - start);
+    }
+    let cut = -1;
+    for (const a of ANCHORS) {
+      const i = raw.lastIndexOf(a, to - 1);
+      if (i >= from && i + a.length < to && i + a.length > cut) cut = i + a.length;
+    }
+    if (cut > from) from = cut;
+    let changed = true;
+    while (changed && from < to) {
+      changed = false;
+      while (raw[from] === ' ') from++;
+      for (const f of LEADING_FILLERS) {
+        if (raw.startsWith(f, from) && from + f.length < to) {
+          from += f.length;
+          changed = true;
+          break;
+        }
+      }
+    }
+    changed = true;
+    while (changed && to > from) {
+      changed = false;
+      while (to > from && raw[to - 1] === ' ') to--;
+      for (const t of TRAILING) {
+        if (raw.endsWith(t, to) && to - t.length >= from) {
+          to -= t.length;
+          changed = true;
+          break;
+        }
+      }
+    }
+    while (from < to && raw[from] === ' ') from++;
+    const text = raw.slice(from, to).trim();
+    if (!text || USER_WORDS.has(text)) return { kind: 'user', start: start + from, end: start + to };
+    if (text.length > 30 || /^\d+$/.test(text) || /^(?:哪|什么|何处|何地|多远|多少)/.test(text)) return undefined;
+    // "附近的药店" has no place; but after a preposition, "离大剧院最近" names one even if it is a common noun.
+    if (!anchored && cut < 0 && isTargetPhrase(text) && !safeHint(this.hint, text)) return undefined;
+    return { kind: 'name', text, start: start + from, end: start + from + text.length };
+  }
+
+  private ref(c: Cleaned): RefMention {
+    if (c.kind === 'user') return { text: this.s.slice(c.start, c.end) || '附近', start: c.start, end: c.end, kind: 'coordinates', user: 'explicit' };
+    const kind = safeHint(this.hint, c.text) ?? classifyKindZh(c.text);
+    return { text: c.text, start: c.start, end: c.end, ...(kind ? { kind } : {}) };
+  }
+
+  private named(raw: string | undefined, start: number, anchored = false): RefMention | undefined {
+    if (raw === undefined) return undefined;
+    const c = this.clean(raw, start, anchored);
+    return c && c.kind === 'name' ? this.ref(c) : undefined;
+  }
+
+  private add(r: Relation): void {
+    this.out.relations.push(r);
+    this.claim(...r.spans);
+  }
+
+  /** 从A到B(的路上) / 从A走到B */
+  private routes(): void {
+    const re = new RegExp(
+      `从\\s*(${N}{1,60}?)\\s*(?:出发)?\\s*(?:一路)?\\s*(?:步行|走路|开车|骑车|坐车|打车|走)?\\s*(?:到|至|去|往|前往)\\s*(${N}{1,60}?)(?=\\s*(?:的路上|路上|沿途|途中|的途中|一路上|沿路|的路线|路线|之间|的|有|要|想|会|时|[${PUNCT}]|$))`,
+      'gu',
+    );
+    for (const m of this.scan(re)) {
+      const aRaw = m[1]!;
+      const aStart = m.index + m[0].indexOf(aRaw, 1);
+      const a = this.named(aRaw, aStart, true);
+      const bRaw = m[2]!;
+      const bStart = m.index + m[0].length - bRaw.length;
+      const b = this.named(bRaw, bStart, true);
+      if (!a || !b) continue;
+      let end = m.index + m[0].length;
+      const tail = /^\s*(?:的路上|路上|沿途|途中|的途中|一路上|沿路|的路线|路线)/.exec(this.s.slice(end));
+      if (tail) end += tail[0].length;
+      const span = { start: m.index, end };
+      this.out.route = { from: a, to: b, via: 'straight', spans: [span] };
+      this.claim(span);
+      this.out.relations.push({ fn: 'along_route', spans: [] });
+      return;
+    }
+  }
+
+  /** A和B之间 */
+  private between(): void {
+    const re = new RegExp(`${CLAUSE_START}(${N}{1,60}?)\\s*(?:和|与|跟|同|及|到)\\s*(${N}{1,60}?)\\s*(?:之间|中间)`, 'gu');
+    for (const m of this.scan(re, (mm) => mm.index + mm[0].length - 1)) {
+      const aRaw = m[1]!;
+      const a = this.named(aRaw, m.index);
+      const bRaw = m[2]!;
+      const bStart = m.index + m[0].lastIndexOf(bRaw);
+      const b = this.named(bRaw, bStart);
+      if (!a || !b) continue;
+      this.add({ fn: 'between', refs: [a, b], spans: [{ start: a.start, end: m.index + m[0].length }] });
+    }
+  }
+
+  private kAfter(pos: number): { k?: number; end: number } {
+    const m = new RegExp(`^\\s*(${ZH_NUM_RE})\\s*(?:家|个|间|座|处|所|条|位|只|栋|站|台|个地方)`, 'u').exec(this.s.slice(pos));
+    if (m) {
+      const k = parseZhNumber(m[1]!);
+      if (k !== undefined && k >= 1) return { k: Math.round(k), end: pos + m[0].length };
+    }
+    if (/^[^,.?!;。]*(?:哪几|哪些|几家|几个)/.test(this.s.slice(pos))) return { k: 3, end: pos };
+    return { end: pos };
+  }
+
+  /** 离X最近的(两家)Y / X最近的Y / 最近的Y */
+  private nearest(): void {
+    const anchored = new RegExp(`(?:离|距离|距|靠|到)\\s*(${N}{1,60}?)\\s*(?:最近|最靠近|最接近)(?:的)?`, 'gu');
+    for (const m of this.scan(anchored)) {
+      const raw = m[1]!;
+      const c = this.clean(raw, m.index + m[0].indexOf(raw), true);
+      const end = m.index + m[0].length;
+      const { k, end: kEnd } = this.kAfter(end);
+      this.out.nearestWord = true;
+      const ref = c ? this.ref(c) : undefined;
+      this.add({ fn: 'nearest', ...(ref ? { ref } : {}), ...(k ? { k } : {}), spans: [{ start: m.index, end: kEnd }] });
+    }
+    const bare = new RegExp(`${CLAUSE_START}(${N}{0,60}?)\\s*(?:最近|最靠近)的`, 'gu');
+    for (const m of this.scan(bare, (mm) => mm.index + mm[0].length - 1)) {
+      const raw = m[1]!;
+      const c = raw ? this.clean(raw, m.index) : undefined;
+      const end = m.index + m[0].length;
+      const { k, end: kEnd } = this.kAfter(end);
+      this.out.nearestWord = true;
+      const ref = c ? this.ref(c) : undefined;
+      const start = ref ? ref.start : end - 3;
+      this.add({ fn: 'nearest', ...(ref ? { ref } : {}), ...(k ? { k } : {}), spans: [{ start: Math.max(start, m.index), end: kEnd }] });
+    }
+  }
+
+  /** X 800米以内 / 离X步行5分钟 / X周边1公里 */
+  private distances(): void {
+    for (const d of this.dists) {
+      if (insideAny(d.start, this.claimed)) continue;
+      if (d.lowerBound) {
+        this.out.notes.push(`"${this.s.slice(d.start, d.end)}": a minimum distance is not supported, ignored`);
+        this.claim(d);
+        continue;
+      }
+      let clauseStart = 0;
+      for (let i = d.start - 1; i >= 0; i--) {
+        if (PUNCT.includes(this.s[i]!) || insideAny(i, this.claimed)) {
+          clauseStart = i + 1;
+          break;
+        }
+      }
+      const raw = this.s.slice(clauseStart, d.start).replace(/(?:的)?(?:周边|周围|附近|方圆|范围)?\s*$/u, '');
+      const c = raw ? this.clean(raw, clauseStart) : undefined;
+      const note = d.note ? { distanceNote: d.note } : {};
+      if (c) {
+        const ref = this.ref(c);
+        this.add({ fn: 'within_distance', ref, distanceM: d.valueM, ...note, spans: [{ start: anchorPrefix(this.s, c.start), end: d.end }] });
+        continue;
+      }
+      this.out.looseDistances.push(d);
+      this.claim(d);
+    }
+  }
+
+  /** X附近 / X周边 / X旁边 / 附近(= the asker) */
+  private near(): void {
+    const re = new RegExp(`${CLAUSE_START}(${N}{0,60}?)\\s*(附近|周边|周围|一带|周遭|旁边|边上|隔壁|对面|不远处|不远|左近|跟前|门口)`, 'gu');
+    for (const m of this.scan(re, (mm) => mm.index + mm[0].length - 1)) {
+      const raw = m[1]!;
+      const word = m[2]!;
+      const wordStart = m.index + m[0].length - word.length;
+      const vague: Vague = ADJACENT_WORDS.test(word) ? 'adjacent' : 'near';
+      const c = this.clean(raw, m.index) ?? (raw.trim() ? undefined : ({ kind: 'user', start: wordStart, end: wordStart } as Cleaned));
+      if (!c) continue;
+      const ref = c.kind === 'user' ? { ...this.ref(c), text: this.s.slice(c.start, wordStart + word.length).trim() || word } : this.ref(c);
+      this.add({ fn: 'within_distance', ref, vague, spans: [{ start: Math.min(anchorPrefix(this.s, c.start), wordStart), end: wordStart + word.length }] });
+    }
+    for (const m of this.scan(new RegExp(`(?:靠近|临近|挨着|紧邻|紧挨)\\s*(${N}{1,60}?)(?=\\s*(?:的|有|[${PUNCT}]|$))`, 'gu'))) {
+      const raw = m[1]!;
+      const ref = this.named(raw, m.index + m[0].length - raw.length, true);
+      if (!ref) continue;
+      const vague: Vague = /挨|紧邻/.test(m[0]) ? 'adjacent' : 'near';
+      this.add({ fn: 'within_distance', ref, vague, spans: [{ start: m.index, end: m.index + m[0].length }] });
+    }
+  }
+
+  /** 沿着X / X沿线 / X两旁 / X路上的 */
+  private along(): void {
+    const patterns: Array<[RegExp, boolean]> = [
+      [new RegExp(`沿着?\\s*(${N}{1,60}?)(?=\\s*(?:的|有|两旁|两侧|一路|一带|走|[${PUNCT}]|$))`, 'gu'), true],
+      [new RegExp(`${CLAUSE_START}(${N}{1,60}?)\\s*(?:沿线|沿街|沿路|沿岸|两旁|两侧|一侧|沿途)`, 'gu'), false],
+      [new RegExp(`${CLAUSE_START}(${N}{1,60}?(?:路|街|大道|大街|巷|胡同|弄))\\s*上(?=\\s*(?:的|有|[${PUNCT}]|$))`, 'gu'), false],
+    ];
+    for (const [re, anchored] of patterns) {
+      for (const m of this.scan(re, (mm) => (anchored ? mm.index : mm.index + mm[0].length - 1))) {
+        const raw = m[1]!;
+        const rawStart = m.index + m[0].indexOf(raw);
+        const ref = this.named(raw, rawStart, anchored);
+        if (!ref) continue;
+        this.add({ fn: 'along', ref, spans: [{ start: m.index, end: m.index + m[0].length }] });
+      }
+    }
+  }
+
+  /** 在X(里/内) / 位于X / X里的 */
+  private inside(): void {
+    const withPrep = new RegExp(
+      `(?:在|位于|处于)\\s*(${N}{1,60}?)\\s*(?:里面|里头|里边|内部|之内|以内|境内|区内|范围内|里|内|中|之中)?(?=\\s*(?:的|有|吗|找|哪|[${PUNCT}]|$))`,
+      'gu',
+    );
+    for (const m of this.scan(withPrep)) {
+      const raw = m[1]!;
+      const ref = this.named(raw, m.index + m[0].indexOf(raw, 1), true);
+      if (!ref) continue;
+      this.add({ fn: 'inside', ref, spans: [{ start: m.index, end: m.index + m[0].length }] });
+    }
+    const suffix = new RegExp(`${CLAUSE_START}(${N}{1,60}?)\\s*(?:里面|里头|里边|内部|境内|区内|之内|里|内)(?=\\s*(?:的|有))`, 'gu');
+    for (const m of this.scan(suffix, (mm) => mm.index + mm[0].length - 1)) {
+      const ref = this.named(m[1]!, m.index);
+      if (!ref) continue;
+      this.add({ fn: 'inside', ref, spans: [{ start: ref.start, end: m.index + m[0].length }] });
+    }
+  }
+
+  /** "中关村有哪些咖啡馆" / "三里屯的酒吧": a place as the subject, no spatial word. Only when nothing else was found. */
+  private implicitSubject(): void {
+    if (this.out.relations.length > 0 || this.out.route) return;
+    const re = new RegExp(`${CLAUSE_START}(${N}{1,60}?)\\s*(?:有哪些|有什么|有没有|有啥|有几家|有多少|哪里有|哪儿有|哪有|的)`, 'gu');
+    for (const m of this.scan(re)) {
+      const raw = m[1]!;
+      const c = this.clean(raw, m.index);
+      if (!c || c.kind !== 'name') continue;
+      const ref = this.ref(c);
+      const viaDe = m[0].endsWith('的') && !/有的$/.test(m[0]);
+      // "X的Y" is a place only when X looks like one ("便宜的咖啡店" is not).
+      if (viaDe && !ref.kind) continue;
+      this.out.implicit = true;
+      const spans = [{ start: ref.start, end: ref.end }];
+      // "切尔西有哪些博物馆": a place as the subject is most often a district; a building or street is "near".
+      const inside = ref.kind !== 'landmark' && ref.kind !== 'street';
+      if (inside) this.add({ fn: 'inside', ref: { ...ref, kind: ref.kind ?? 'area' }, spans });
+      else this.add({ fn: 'within_distance', ref, vague: 'near', spans });
+      this.out.notes.push(`no spatial word: "${ref.text}" read as ${inside ? 'inside' : 'near'}`);
+      return;
+    }
+  }
+
+  private looseCoordinates(): void {
+    for (const c of findCoordinates(this.s)) {
+      if (overlapsAny(c, this.claimed)) continue;
+      const ref: RefMention = { text: this.s.slice(c.start, c.end).trim(), start: c.start, end: c.end, kind: 'coordinates', point: c.point };
+      this.add({ fn: 'within_distance', ref, vague: 'near', spans: [c] });
+    }
+  }
+}
+
+/** Start of the preposition right before a place ("离X" -> index of 离), for the spatial span. */
+function anchorPrefix(s: string, placeStart: number): number {
+  for (const a of ['距离', '离', '距', '在', '从', '靠近', '临近', '位于']) {
+    if (s.slice(Math.max(0, placeStart - a.length), placeStart) === a) return placeStart - a.length;
+  }
+  return placeStart;
+}
+
+export function parseChinese(s: string, hint?: GazetteerHint): SpatialParse {
+  return new ChineseGrammar(s, hint).parse();
+}

@@ -1,0 +1,279 @@
+/**
+ * Longest-match lookup of lexicon phrases (kinds of places, qualitative cues) in a question.
+ *
+ * English phrases are matched on word tokens of the folded text (so "cafés" = "cafe", "fast-food" = "fast food"),
+ * with generated plurals; Chinese phrases as substrings. Spans that belong to references are masked first:
+ * "Madison Square Park" must not yield a `park` target, nor "Port Authority Bus Terminal" a bus station.
+ */
+import { poiConcepts, poiConceptById, FOOD_QUALIFIER_IDS, GENERIC_FOOD_HEAD_IDS } from '../lexicon/poi-concepts.js';
+import type { TagFilter } from '../lexicon/types.js';
+import { foldAligned, foldKey, overlapsAny, type Span } from './text.js';
+
+export interface Token extends Span {
+  /** Folded text of the token. */
+  low: string;
+}
+
+const WORD_RE = /[\p{L}\p{N}]+(?:['&][\p{L}\p{N}]+)*/gu;
+
+/** Word tokens of folded text (Han runs included, as single tokens). */
+export function tokenize(folded: string): Token[] {
+  const out: Token[] = [];
+  for (const m of folded.matchAll(WORD_RE)) out.push({ start: m.index, end: m.index + m[0].length, low: m[0] });
+  return out;
+}
+
+function keyOf(phrase: string): string {
+  return tokenize(foldKey(phrase))
+    .map((t) => t.low)
+    .join(' ');
+}
+
+export function pluralOf(word: string): string | undefined {
+  if (/'s$|s$/.test(word) || /[^a-z]$/.test(word)) return undefined;
+  if (/(ch|sh|x|z)$/.test(word)) return `${word}es`;
+  if (/[^aeiou]y$/.test(word)) return `${word.slice(0, -1)}ies`;
+  return `${word}s`;
+}
+
+interface Entry {
+  ids: string[];
+  plural: boolean;
+}
+
+interface PhraseIndex {
+  en: Map<string, Entry>;
+  enMaxTokens: number;
+  /** Chinese (and other unspaced) phrases, longest first. */
+  zh: Array<{ form: string; ids: string[] }>;
+}
+
+function addEn(map: Map<string, Entry>, key: string, id: string, plural: boolean): void {
+  if (!key) return;
+  const e = map.get(key);
+  if (!e) map.set(key, { ids: [id], plural });
+  else if (!e.ids.includes(id)) e.ids.push(id);
+}
+
+function buildIndex(entries: Array<{ id: string; en: string[]; zh: string[] }>): PhraseIndex {
+  const en = new Map<string, Entry>();
+  const zhMap = new Map<string, string[]>();
+  let enMaxTokens = 1;
+  for (const { id, en: forms, zh } of entries) {
+    for (const form of forms) {
+      const key = keyOf(form);
+      if (!key) continue;
+      const words = key.split(' ');
+      enMaxTokens = Math.max(enMaxTokens, words.length);
+      addEn(en, key, id, false);
+      const last = words[words.length - 1]!;
+      const pl = pluralOf(last);
+      if (pl) addEn(en, [...words.slice(0, -1), pl].join(' '), id, true);
+    }
+    for (const form of zh) {
+      const f = foldKey(form);
+      if (!f) continue;
+      // Latin-only forms in the Chinese list ("ATM", "KTV") are matched as English words.
+      if (/^[a-z0-9 &']+$/.test(f)) {
+        addEn(en, keyOf(f), id, false);
+        continue;
+      }
+      const ids = zhMap.get(f) ?? [];
+      if (!ids.includes(id)) ids.push(id);
+      zhMap.set(f, ids);
+    }
+  }
+  const zh = [...zhMap.entries()].map(([form, ids]) => ({ form, ids })).sort((a, b) => b.form.length - a.form.length);
+  return { en, enMaxTokens, zh };
+}
+
+let conceptIndex: PhraseIndex | undefined;
+function getConceptIndex(): PhraseIndex {
+  conceptIndex ??= buildIndex(poiConcepts);
+  return conceptIndex;
+}
+
+export interface PhraseMatch extends Span {
+  ids: string[];
+  plural: boolean;
+}
+
+/** All longest, non-overlapping matches of the index in `folded`, outside `masked` spans, in text order. */
+function matchIndex(folded: string, index: PhraseIndex, masked: readonly Span[]): PhraseMatch[] {
+  const candidates: PhraseMatch[] = [];
+  const tokens = tokenize(folded).filter((t) => !overlapsAny(t, masked));
+  for (let i = 0; i < tokens.length; i++) {
+    let key = '';
+    for (let n = 0; n < index.enMaxTokens && i + n < tokens.length; n++) {
+      const t = tokens[i + n]!;
+      if (n > 0) {
+        // Only whitespace (or a folded hyphen/slash) may separate the words of a phrase.
+        const gap = folded.slice(tokens[i + n - 1]!.end, t.start);
+        if (!/^\s{1,3}$/.test(gap)) break;
+        key += ' ';
+      }
+      key += t.low;
+      const e = index.en.get(key);
+      if (e) candidates.push({ start: tokens[i]!.start, end: t.end, ids: e.ids, plural: e.plural });
+    }
+  }
+  if (/[^\x00-\x7F]/.test(folded)) {
+    for (const { form, ids } of index.zh) {
+      let from = 0;
+      for (;;) {
+        const at = folded.indexOf(form, from);
+        if (at < 0) break;
+        const span = { start: at, end: at + form.length };
+        if (!overlapsAny(span, masked)) candidates.push({ ...span, ids, plural: false });
+        from = at + 1;
+      }
+    }
+  }
+  // Longest first, then leftmost; a phrase listed under several concepts contributes all of them.
+  candidates.sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start);
+  const chosen: PhraseMatch[] = [];
+  for (const c of candidates) if (!overlapsAny(c, chosen)) chosen.push(c);
+  return chosen.sort((a, b) => a.start - b.start);
+}
+
+export interface TargetResult {
+  text: string;
+  concepts: string[];
+  tags: TagFilter[];
+  categories: string[];
+  matches: PhraseMatch[];
+  /** The kind of place was said in the plural ("cafés", "the two closest bars"). */
+  plural: boolean;
+  notes: string[];
+}
+
+const CONNECTOR_GAP = /^[\s,;]*(?:(?:and\/or|and|or|&|plus|as well as|或者|或是|或|和|还是|及|以及|与|跟|、|\/)[\s,;]*)*$/;
+
+function mergeTags(target: TagFilter[], add: readonly TagFilter[]): void {
+  for (const [key, values] of add) {
+    const existing = target.find(([k]) => k === key);
+    if (!existing) target.push([key, [...values]]);
+    else for (const v of values) if (!existing[1].includes(v)) existing[1].push(v);
+  }
+}
+
+/** Kinds of places named in the question, outside the masked (reference) spans. */
+export function matchTargets(original: string, folded: string, masked: readonly Span[]): TargetResult {
+  const matches = matchIndex(folded, getConceptIndex(), masked);
+  const notes: string[] = [];
+  let ids: string[] = [];
+  for (const m of matches) for (const id of m.ids) if (!ids.includes(id)) ids.push(id);
+  if (ids.some((id) => FOOD_QUALIFIER_IDS.has(id)) && ids.some((id) => GENERIC_FOOD_HEAD_IDS.has(id))) {
+    const dropped = ids.filter((id) => GENERIC_FOOD_HEAD_IDS.has(id));
+    ids = ids.filter((id) => !GENERIC_FOOD_HEAD_IDS.has(id));
+    notes.push(`${dropped.join(', ')} implied by ${ids.filter((id) => FOOD_QUALIFIER_IDS.has(id)).join(', ')}: kept the qualifier only (tags are OR-ed)`);
+  }
+  const tags: TagFilter[] = [];
+  const categories: string[] = [];
+  for (const id of ids) {
+    const c = poiConceptById.get(id);
+    if (!c) continue;
+    mergeTags(tags, c.tags);
+    for (const cat of c.categories) if (!categories.includes(cat)) categories.push(cat);
+  }
+  // Target text: adjacent matches joined by connectors ("bars or pubs") read as one phrase.
+  const groups: Span[] = [];
+  for (const m of matches) {
+    const last = groups[groups.length - 1];
+    if (last && CONNECTOR_GAP.test(folded.slice(last.end, m.start))) last.end = m.end;
+    else groups.push({ start: m.start, end: m.end });
+  }
+  const text = groups.map((g) => original.slice(g.start, g.end)).join(', ');
+  return { text, concepts: ids, tags, categories, matches, plural: matches.some((m) => m.plural), notes };
+}
+
+/** The lexicon concept a reference phrase ends with ("... Park" -> park), to size a vague "near" around it. */
+export function referenceHeadConcept(refText: string): string | undefined {
+  const index = getConceptIndex();
+  const folded = foldAligned(refText.normalize('NFKC'));
+  const tokens = tokenize(folded).map((t) => t.low);
+  // English: head noun last ("Bryant Park", "JFK Airport"), or first in "Lake X" / "Mount X".
+  for (let n = Math.min(3, tokens.length); n >= 1; n--) {
+    const e = index.en.get(tokens.slice(-n).join(' '));
+    if (e) return e.ids[0];
+  }
+  const first = tokens[0];
+  if (first && tokens.length > 1 && /^(lake|mount|mt|isle|island)$/.test(first)) {
+    const e = index.en.get(first === 'mt' ? 'mountain' : first === 'mount' ? 'mountain' : first === 'isle' ? 'island' : first);
+    if (e) return e.ids[0];
+  }
+  // Chinese: the longest form the name ends with ("麦迪逊广场公园" -> 公园).
+  const compact = folded.replace(/\s+/g, '');
+  for (const { form, ids } of index.zh) if (compact.length > form.length && compact.endsWith(form)) return ids[0];
+  return undefined;
+}
+
+/** Is the whole phrase just a kind of place ("cafes", "药店")? Such a phrase is not a named reference. */
+export function isTargetPhrase(phrase: string): boolean {
+  const folded = foldAligned(phrase.normalize('NFKC')).trim();
+  if (!folded) return false;
+  const ms = matchIndex(folded, getConceptIndex(), []);
+  if (ms.length === 0) return false;
+  const covered = ms.reduce((n, m) => n + (m.end - m.start), 0);
+  return covered >= folded.replace(/^(?:the|a|an|some|any)\s+/, '').replace(/\s+/g, '').length * 0.8;
+}
+
+/** Is this single folded token a one-word kind of place ("pizza", "cafes")? */
+export function isSingleWordTarget(low: string): boolean {
+  return getConceptIndex().en.has(low);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Qualitative cues (the semantic need that is not a kind of place)
+
+const CUES: Array<{ id: string; en: string[]; zh: string[] }> = [
+  { id: 'cheap', en: ['cheap', 'cheapest', 'inexpensive', 'affordable', 'budget', 'low cost', 'good value', 'not too expensive', 'not expensive', 'reasonably priced', 'bargain', 'cheap eats'], zh: ['便宜', '实惠', '平价', '性价比', '划算', '不贵'] },
+  { id: 'upscale', en: ['upscale', 'fancy', 'fine dining', 'luxury', 'luxurious', 'high end', 'elegant', 'classy', 'michelin', 'michelin star', 'expensive', 'posh', 'special occasion'], zh: ['高档', '高端', '豪华', '奢华', '米其林', '精致'] },
+  { id: 'highly_rated', en: ['highly rated', 'top rated', 'best', 'best rated', 'good', 'great', 'excellent', 'popular', 'well reviewed', 'recommended', 'famous', 'renowned', 'favorite', 'favourite', 'top', 'decent', 'nice', 'tasty', 'delicious', 'authentic', 'legendary', 'must try', 'highest rated', 'well known', 'iconic'], zh: ['好评', '评价高', '评分高', '口碑好', '好吃', '最好', '推荐', '有名', '著名', '网红', '地道', '正宗', '靠谱', '不错', '人气', '评价最高'] },
+  { id: 'open_late', en: ['open late', 'late night', 'after midnight', 'open after midnight', '24 hours', '24 hour', '24/7', 'all night', 'overnight', 'open till late', 'open until late'], zh: ['营业到很晚', '深夜', '夜宵', '宵夜', '24小时', '通宵', '晚上营业', '营业到深夜'] },
+  { id: 'open_now', en: ['open now', 'currently open', 'still open', 'right now', 'open today', 'open right now'], zh: ['现在营业', '正在营业', '现在开门', '还开着', '现在还开'] },
+  { id: 'open_early', en: ['open early', 'early morning', 'early breakfast'], zh: ['一早', '早上营业', '清晨'] },
+  { id: 'quiet', en: ['quiet', 'quietly', 'calm', 'peaceful', 'cozy', 'cosy', 'relaxed', 'relaxing', 'not crowded', 'uncrowded', 'laid back'], zh: ['安静', '清静', '舒适', '人少', '不吵', '惬意'] },
+  { id: 'lively', en: ['lively', 'buzzing', 'vibrant', 'fun', 'party', 'happening'], zh: ['热闹', '氛围好', '嗨'] },
+  { id: 'romantic', en: ['romantic', 'date night', 'on a date', 'first date', 'intimate', 'anniversary'], zh: ['浪漫', '约会', '情侣', '纪念日'] },
+  { id: 'family_friendly', en: ['family friendly', 'kid friendly', 'kids', 'children', 'child friendly', 'for families', 'with kids', 'with children', 'stroller'], zh: ['亲子', '带孩子', '适合儿童', '儿童友好', '小孩', '带娃'] },
+  { id: 'outdoor_seating', en: ['outdoor seating', 'outdoor', 'outdoors', 'patio', 'terrace', 'rooftop', 'al fresco', 'outside seating', 'sidewalk seating', 'sit outside', 'garden seating'], zh: ['户外', '露天', '天台', '露台', '室外', '户外座位'] },
+  { id: 'wifi', en: ['wifi', 'wi fi', 'free wifi', 'internet', 'laptop', 'laptop friendly', 'power outlets', 'work on my laptop'], zh: ['无线网', 'wifi', '上网', '插座', '能办公'] },
+  { id: 'wheelchair', en: ['wheelchair', 'wheelchair accessible', 'accessible', 'step free', 'disabled access'], zh: ['无障碍', '轮椅'] },
+  { id: 'vegan', en: ['vegan', 'vegan options', 'plant based'], zh: ['纯素', '全素'] },
+  { id: 'vegetarian', en: ['vegetarian', 'veggie', 'meatless', 'vegetarian options'], zh: ['素食', '素菜'] },
+  { id: 'halal', en: ['halal'], zh: ['清真'] },
+  { id: 'kosher', en: ['kosher'], zh: ['犹太洁食'] },
+  { id: 'gluten_free', en: ['gluten free', 'celiac', 'coeliac'], zh: ['无麸质'] },
+  { id: 'dog_friendly', en: ['dog friendly', 'pet friendly', 'dogs allowed', 'bring my dog', 'with my dog'], zh: ['宠物友好', '可带宠物', '可以带狗'] },
+  { id: 'takeaway', en: ['takeaway', 'takeout', 'take out', 'to go', 'grab and go', 'pick up'], zh: ['外带', '打包', '自取'] },
+  { id: 'delivery', en: ['delivery', 'delivers', 'deliver'], zh: ['外送', '送餐', '配送'] },
+  { id: 'live_music', en: ['live music', 'live band', 'live jazz', 'dj'], zh: ['现场音乐', '驻唱', '乐队'] },
+  { id: 'view', en: ['view', 'views', 'skyline', 'scenic', 'with a view', 'water view'], zh: ['景观', '江景', '夜景', '风景', '景色', '湖景', '海景'] },
+  { id: 'quick', en: ['quick', 'fast', 'in a hurry', 'quickly'], zh: ['快速', '赶时间'] },
+  { id: 'healthy', en: ['healthy', 'organic', 'fresh', 'low calorie'], zh: ['健康', '有机', '新鲜'] },
+  { id: 'breakfast', en: ['breakfast'], zh: ['早餐', '早饭'] },
+  { id: 'brunch', en: ['brunch'], zh: ['早午餐'] },
+  { id: 'lunch', en: ['lunch'], zh: ['午餐', '午饭'] },
+  { id: 'dinner', en: ['dinner', 'supper', 'steak dinner'], zh: ['晚餐', '晚饭'] },
+  { id: 'group', en: ['large group', 'big group', 'group', 'groups', 'party of'], zh: ['聚餐', '多人', '聚会'] },
+  { id: 'new', en: ['new', 'newly opened', 'just opened', 'newest'], zh: ['新开', '新开的'] },
+  { id: 'free', en: ['free', 'free entry', 'free admission', 'no cover'], zh: ['免费'] },
+  { id: 'reservations', en: ['reservation', 'reservations', 'book a table', 'takes reservations'], zh: ['预订', '订座', '订位'] },
+  { id: 'parking_available', en: ['with parking', 'free parking', 'easy parking'], zh: ['可停车', '有停车位', '好停车'] },
+];
+
+/** Cues that make the ranking favour semantic fit over distance. */
+export const QUALITY_CUES: ReadonlySet<string> = new Set([
+  'cheap', 'upscale', 'highly_rated', 'quiet', 'lively', 'romantic', 'family_friendly', 'outdoor_seating', 'view', 'healthy',
+]);
+
+let cueIndex: PhraseIndex | undefined;
+
+/** Qualitative cue ids found outside the masked spans, in text order, without duplicates. */
+export function matchCues(folded: string, masked: readonly Span[]): string[] {
+  cueIndex ??= buildIndex(CUES);
+  const out: string[] = [];
+  for (const m of matchIndex(folded, cueIndex, masked)) for (const id of m.ids) if (!out.includes(id)) out.push(id);
+  return out;
+}

@@ -1,0 +1,52 @@
+/**
+ * What a language grammar (English, Chinese) extracts before the plan is assembled: reference mentions with
+ * their positions, and spatial relations with the values the question states (defaults are applied later, in
+ * one place, so that both languages resolve vague words identically).
+ */
+import type { LonLat, ReferenceKind } from './plan.js';
+import type { DistanceMention, Span } from './text.js';
+
+export interface RefMention extends Span {
+  /** As written (articles and possessive qualifiers stripped). */
+  text: string;
+  kind?: ReferenceKind;
+  point?: LonLat;
+  /** A containing place named with it ("Manhattan" in "Manhattan's Koreatown"). */
+  context?: string;
+  /** Where the context phrase ends in the question (a further ", France" may extend it). */
+  contextEnd?: number;
+  /** The asker's own position: said explicitly ("near me"), or only implied by a bare "nearby". */
+  user?: 'explicit' | 'soft';
+  /** Accepted without strong evidence (no capitals, no place word): lowers confidence. */
+  weak?: boolean;
+}
+
+/** How a vague proximity word is sized when no number is given. */
+export type Vague = 'near' | 'adjacent' | 'walking' | 'at';
+
+export type Relation =
+  | { fn: 'within_distance'; ref: RefMention; distanceM?: number; distanceNote?: string; vague?: Vague; spans: Span[] }
+  | { fn: 'inside'; ref: RefMention; spans: Span[] }
+  | { fn: 'along'; ref: RefMention; bufferM?: number; spans: Span[] }
+  | { fn: 'along_route'; bufferM?: number; spans: Span[] }
+  | { fn: 'nearest'; ref?: RefMention; k?: number; spans: Span[] }
+  | { fn: 'between'; refs: [RefMention, RefMention]; bufferM?: number; spans: Span[] }
+  | { fn: 'intersects'; ref: RefMention; spans: Span[] };
+
+export interface SpatialParse {
+  relations: Relation[];
+  route?: { from: RefMention; to: RefMention; via: 'straight' | 'streets'; spans: Span[] };
+  /** Distances not tied to a reference ("cafés near X, within 200 m"): attached during assembly. */
+  looseDistances: DistanceMention[];
+  /** "nearest"/"closest"/"最近" was said (even without a usable reference). */
+  nearestWord: boolean;
+  /** Relations guessed without an explicit spatial word (Chinese "X有哪些Y"). */
+  implicit: boolean;
+  /** Spatial phrases the plan cannot express ("near the hotel": a kind of place as anchor); kept out of targets. */
+  unused: Span[];
+  notes: string[];
+}
+
+export function emptyParse(): SpatialParse {
+  return { relations: [], looseDistances: [], nearestWord: false, implicit: false, unused: [], notes: [] };
+}

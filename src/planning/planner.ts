@@ -1,0 +1,33 @@
+import { planOffline } from './offline-planner.ts';
+import type { LonLat, SpatialPlan } from './plan.ts';
+import type { LlmPlanner } from './llm-planner.ts';
+
+export type { LlmPlanner };
+export type PlannerChoice = 'auto' | 'offline' | 'llm';
+
+export interface PlannedQuestion {
+  plan: SpatialPlan;
+  planner: 'offline' | 'llm';
+  /** Why the LLM planner was not used although asked for (failure, timeout, invalid plan, not configured). */
+  fallbackReason?: string;
+  llmCalls: number;
+}
+
+/** Picks the planner: the LLM when configured (auto) or asked for, the offline one otherwise or when the LLM fails. */
+export async function planQuestion(
+  question: string,
+  options: { near?: LonLat; choice: PlannerChoice; llm?: LlmPlanner },
+): Promise<PlannedQuestion> {
+  const offline = () => planOffline(question, { near: options.near });
+  if (options.choice === 'offline' || (options.choice === 'auto' && !options.llm)) {
+    return { plan: offline(), planner: 'offline', llmCalls: 0 };
+  }
+  if (!options.llm) {
+    return { plan: offline(), planner: 'offline', fallbackReason: 'no language model is configured (LLM_BASE_URL)', llmCalls: 0 };
+  }
+  try {
+    return { plan: await options.llm.plan(question, options.near), planner: 'llm', llmCalls: 1 };
+  } catch (error) {
+    return { plan: offline(), planner: 'offline', fallbackReason: (error as Error).message, llmCalls: 1 };
+  }
+}

@@ -1,0 +1,129 @@
+import type { Constraint, SpatialPlan } from '../planning/plan.ts';
+import type { Candidate } from '../spatial/retrieve.ts';
+import { nearMissMargin } from '../spatial/retrieve.ts';
+import { paretoFront } from './pareto.ts';
+
+export interface Scores {
+  /** 1 when every constraint holds, decaying as exp(-excess / scale) with the metres beyond it (scale = max(50 m, margin / 2)). */
+  sparse: number;
+  /** Cosine similarity of the description to the spatial part of the question, min-max scaled over the candidates. */
+  denseSpatial: number;
+  /** Fit to the need: target tags matched (0.6) plus scaled similarity to the semantic text (0.4). */
+  semantic: number;
+  /** The trade-off of spatial and semantic relevance for this question. */
+  hybrid: number;
+}
+
+export interface RankedCandidate extends Candidate {
+  scores: Scores;
+  /** Spatial relevance: 0.6 sparse + 0.25 proximity + 0.15 dense spatial. */
+  spatial: number;
+  pareto: boolean;
+  /** Distance in metres to the first constraint's reference geometry. */
+  distanceM: number;
+}
+
+export interface TradeOff {
+  spatialWeight: number;
+  semanticWeight: number;
+  reason: string;
+}
+
+const QUALITY_CUES = ['best', 'good', 'great', 'top', 'highly rated', 'popular', 'famous', 'cheap', 'quiet', 'cozy'];
+
+/**
+ * The trade-off step without a language model: cues in the plan say whether this asker cares more about
+ * where (nearest, closest) or what (best, a cuisine, qualities).
+ */
+export function chooseTradeOff(plan: SpatialPlan): TradeOff {
+  if (plan.preference === 'nearest' || plan.constraints.some((c) => c.fn === 'nearest')) {
+    return { spatialWeight: 0.75, semanticWeight: 0.25, reason: 'the question asks for the nearest' };
+  }
+  const qualityCue = plan.semantic.cues.some((c) => QUALITY_CUES.includes(c)) || plan.preference === 'best';
+  if (qualityCue) return { spatialWeight: 0.3, semanticWeight: 0.7, reason: 'the question asks for quality or a specific need' };
+  return { spatialWeight: 0.5, semanticWeight: 0.5, reason: 'no preference cue: spatial and semantic fit weigh the same' };
+}
+
+function scale01(values: (number | null)[]): number[] {
+  const present = values.filter((v): v is number => v !== null);
+  if (present.length === 0) return values.map(() => 0);
+  const min = Math.min(...present);
+  const max = Math.max(...present);
+  return values.map((v) => (v === null ? 0 : max > min ? (v - min) / (max - min) : 1));
+}
+
+/** Metres beyond a constraint (0 when it holds) and the decay scale for it. */
+function excess(c: Constraint, distance: number, satisfied: boolean, nearestCutoff: number | undefined): number {
+  if (satisfied) return 0;
+  if (c.fn === 'within_distance') return Math.max(0, distance - c.distanceM);
+  if (c.fn === 'along' || c.fn === 'between') return Math.max(0, distance - c.bufferM);
+  if (c.fn === 'nearest') return Math.max(0, distance - (nearestCutoff ?? 0));
+  return Math.max(distance, 1);
+}
+
+/** The reach of a constraint, in metres, for the proximity term. */
+function reach(c: Constraint, nearestCutoff: number | undefined): number {
+  if (c.fn === 'within_distance') return c.distanceM;
+  if (c.fn === 'along' || c.fn === 'between') return c.bufferM * 2;
+  if (c.fn === 'nearest') return Math.max(nearestCutoff ?? 200, 100);
+  return 300;
+}
+
+/**
+ * Scores, Pareto front and order. Candidates that satisfy every constraint come before near misses;
+ * within each group the Pareto front of (spatial, semantic) comes first, each part ordered by the hybrid score.
+ * When the question names a kind of place and some candidates are of that kind, the others are dropped.
+ */
+export function rankCandidates(plan: SpatialPlan, candidates: Candidate[], tradeOff: TradeOff): RankedCandidate[] {
+  const hasTargets = plan.targets.tags.length > 0 || plan.targets.categories.length > 0;
+  const pool = hasTargets && candidates.some((c) => c.tagMatch) ? candidates.filter((c) => c.tagMatch) : candidates;
+
+  // "nearest k": the k closest qualifying places satisfy it; the cut-off distance is the k-th one's.
+  const cutoffs = plan.constraints.map((c, i) => {
+    if (c.fn !== 'nearest') return undefined;
+    const sorted = pool.map((p) => p.distances[i]!).sort((a, b) => a - b);
+    return sorted[Math.min(c.k, sorted.length) - 1];
+  });
+  const semantic = scale01(pool.map((c) => c.semanticSimilarity));
+  const denseSpatial = scale01(pool.map((c) => c.spatialSimilarity));
+
+  const scored = pool.map((cand, i) => {
+    let sparse = 1;
+    let proximity = 1;
+    plan.constraints.forEach((c, j) => {
+      const distance = cand.distances[j]!;
+      const holds = c.fn === 'nearest' ? distance <= (cutoffs[j] ?? 0) + 0.01 : cand.satisfied[j]!;
+      cand.satisfied[j] = holds;
+      const scaleM = Math.max(50, nearMissMargin(c) / 2);
+      sparse *= Math.exp(-excess(c, distance, holds, cutoffs[j]) / scaleM);
+      proximity *= Math.exp(-distance / reach(c, cutoffs[j]));
+    });
+    const semanticScore = hasTargets ? (cand.tagMatch ? 0.6 : 0) + 0.4 * semantic[i]! : semantic[i]!;
+    const spatial = 0.6 * sparse + 0.25 * proximity + 0.15 * denseSpatial[i]!;
+    return {
+      ...cand,
+      spatial,
+      distanceM: Math.round(cand.distances[0]! * 10) / 10,
+      pareto: false,
+      scores: {
+        sparse: round3(sparse),
+        denseSpatial: round3(denseSpatial[i]!),
+        semantic: round3(semanticScore),
+        hybrid: round3(tradeOff.spatialWeight * spatial + tradeOff.semanticWeight * semanticScore),
+      },
+    };
+  });
+
+  const front = paretoFront(scored.map((c) => [c.spatial, c.scores.semantic] as const));
+  scored.forEach((c, i) => (c.pareto = front.has(i)));
+  const holdsAll = (c: RankedCandidate) => c.satisfied.every(Boolean);
+  return scored.sort(
+    (a, b) =>
+      Number(holdsAll(b)) - Number(holdsAll(a)) ||
+      Number(b.pareto) - Number(a.pareto) ||
+      b.scores.hybrid - a.scores.hybrid ||
+      a.distanceM - b.distanceM,
+  );
+}
+
+const round3 = (v: number) => Math.round(v * 1000) / 1000;

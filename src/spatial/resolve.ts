@@ -1,0 +1,372 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { LonLat, Reference, SpatialPlan } from '../planning/plan.ts';
+import { poiConceptById } from '../lexicon/poi-concepts.ts';
+import { referenceHeadConcept } from '../planning/lexicon-match.ts';
+import { expandStreetName, normalizeName } from './names.ts';
+
+/** A reference of the plan, located in the database. */
+export interface ResolvedReference {
+  id: string;
+  text: string;
+  /** What it was matched to (absent for coordinates). */
+  match?: { placeId?: number; name: string; sourceId?: string; category: string | null };
+  /** `point` for landmarks and coordinates (a polygon landmark is represented by its centroid), `polygon` for areas, `line` for streets. */
+  shape: 'point' | 'polygon' | 'line';
+  /** GeoJSON geometry the constraints are measured against. */
+  geometry: GeoJsonGeometry;
+  /** Centroid, used for routes and "between". */
+  centroid: LonLat;
+}
+
+export type GeoJsonGeometry = { type: string; coordinates: unknown };
+
+export interface ClarificationOption {
+  name: string;
+  category: string | null;
+  placeId?: number;
+  lon: number;
+  lat: number;
+  hint: string;
+}
+
+export interface Clarification {
+  question: string;
+  reference: string;
+  options: ClarificationOption[];
+}
+
+export type ResolveResult =
+  | { ok: true; references: ResolvedReference[] }
+  | { ok: false; clarification: Clarification };
+
+interface GazetteerRow {
+  id: number;
+  name: string;
+  source_id: string;
+  category: string | null;
+  gtype: string;
+  area: number;
+  lon: number;
+  lat: number;
+  tags: Record<string, string>;
+  has_prose: boolean;
+}
+
+/** How good a polygon of each category is as an "inside X" area: named districts first, then parks, then generic places. */
+const AREA_CATEGORY_RANK: Record<string, number> = {
+  neighbourhood: 3, suburb: 3, quarter: 3, borough: 3, city: 3, town: 3, village: 3,
+  park: 2, garden: 2, square: 2, nature_reserve: 2,
+  administrative_area: 1, district: 1, place: 1,
+};
+/** Features that share a landmark's name but are parts of it (platforms, stop positions, entrances). */
+const PART_CATEGORIES = new Set(['stop_position', 'platform', 'entrance', 'subway_entrance', 'stop', 'stop_area']);
+/** Same-name features farther apart than this are different places. */
+const SAME_PLACE_M = 800;
+
+/**
+ * Finds each reference of the plan in the gazetteer (the places table itself). Exact normalised names
+ * (also `name:<lang>` and `alt_name` tags) win, trigram similarity finds near spellings. When a name
+ * matches several distant places, context decides (the other references, the asker's position, where
+ * the data is); when nothing decides, the caller gets a clarification with the options instead of a guess.
+ */
+export async function resolveReferences(db: Db, plan: SpatialPlan, near?: LonLat): Promise<ResolveResult> {
+  const resolved: ResolvedReference[] = [];
+  const usage = referenceUsage(plan);
+  for (const ref of plan.references) {
+    if (ref.point || ref.kind === 'coordinates') {
+      const point = ref.point ?? near;
+      if (!point) {
+        return {
+          ok: false,
+          clarification: { question: 'Where are you? Send your position as "near": {"lon", "lat"}.', reference: ref.text, options: [] },
+        };
+      }
+      resolved.push(pointReference(ref, point));
+      continue;
+    }
+    const anchor = resolved[0]?.centroid ?? near;
+    const result = await resolveNamed(db, ref, usage.get(ref.id) ?? 'point', anchor);
+    if (!result.ok) return result;
+    resolved.push(result.reference);
+  }
+  return { ok: true, references: resolved };
+}
+
+/** How the plan uses each reference decides the geometry to fetch: an area for "inside", a line for "along". */
+function referenceUsage(plan: SpatialPlan): Map<string, 'point' | 'polygon' | 'line'> {
+  const usage = new Map<string, 'point' | 'polygon' | 'line'>();
+  for (const c of plan.constraints) {
+    if (c.fn === 'inside' || c.fn === 'intersects') usage.set(c.ref, 'polygon');
+    else if (c.fn === 'along') usage.set(c.ref, 'line');
+  }
+  for (const r of plan.references) {
+    if (r.kind === 'street') usage.set(r.id, 'line');
+    else if (!usage.has(r.id) && r.kind === 'area') usage.set(r.id, 'polygon');
+  }
+  return usage;
+}
+
+function pointReference(ref: Reference, point: LonLat): ResolvedReference {
+  return {
+    id: ref.id,
+    text: ref.text,
+    shape: 'point',
+    geometry: { type: 'Point', coordinates: [point.lon, point.lat] },
+    centroid: point,
+  };
+}
+
+async function gazetteer(db: Db, text: string): Promise<GazetteerRow[]> {
+  const lowered = text.toLowerCase();
+  const normalized = normalizeName(text);
+  // Exact names first (index on lower(name) via trigram GIN), then similar ones.
+  const { rows } = await sql<GazetteerRow>`
+    WITH matches AS (
+      SELECT id, name, source_id, category, geom, geog, tags, description
+      FROM places
+      WHERE name IS NOT NULL AND (
+        lower(name) = ${lowered}
+        OR lower(name) % ${lowered}
+        OR tags->>'name:zh' = ${text} OR tags->>'name:zh-Hans' = ${text} OR tags->>'name:zh-Hant' = ${text}
+        OR lower(tags->>'alt_name') = ${lowered} OR lower(tags->>'official_name') = ${lowered}
+        OR (length(${normalized}) >= 4 AND lower(name) LIKE ${`%${lowered.replace(/[\\%_]/g, '')}%`})
+      )
+      ORDER BY (lower(name) = ${lowered}) DESC, similarity(lower(name), ${lowered}) DESC
+      LIMIT 60
+    )
+    SELECT m.id, m.name, m.source_id, m.category, GeometryType(m.geom) AS gtype,
+           CASE WHEN GeometryType(m.geom) IN ('POLYGON', 'MULTIPOLYGON') THEN ST_Area(m.geog) ELSE 0 END AS area,
+           ST_X(ST_Centroid(m.geom)) AS lon, ST_Y(ST_Centroid(m.geom)) AS lat, m.tags,
+           (m.tags ? 'summary' OR m.tags ? 'byline') AS has_prose
+    FROM matches m`.execute(db);
+  return rows;
+}
+
+function nameScore(row: GazetteerRow, text: string): number {
+  const wanted = normalizeName(text);
+  const names = [row.name, row.tags['name:zh'], row.tags['name:zh-Hans'], row.tags['name:zh-Hant'], row.tags.alt_name, row.tags.official_name]
+    .filter((n): n is string => Boolean(n))
+    .map(normalizeName);
+  if (names.includes(wanted)) return 1;
+  if (names.some((n) => n.length >= 3 && wanted.length >= 3 && (n.includes(wanted) || wanted.includes(n)))) {
+    const n = names.find((x) => x.includes(wanted) || wanted.includes(x))!;
+    return 0.6 + 0.3 * (Math.min(n.length, wanted.length) / Math.max(n.length, wanted.length));
+  }
+  return trigramSimilarity(names[0] ?? '', wanted) * 0.8;
+}
+
+function trigrams(text: string): Set<string> {
+  const padded = `  ${text} `;
+  const out = new Set<string>();
+  for (let i = 0; i < padded.length - 2; i++) out.add(padded.slice(i, i + 3));
+  return out;
+}
+
+function trigramSimilarity(a: string, b: string): number {
+  const ta = trigrams(a);
+  const tb = trigrams(b);
+  let shared = 0;
+  for (const t of ta) if (tb.has(t)) shared++;
+  return shared / (ta.size + tb.size - shared || 1);
+}
+
+const isPolygon = (r: GazetteerRow) => r.gtype === 'POLYGON' || r.gtype === 'MULTIPOLYGON';
+const isLine = (r: GazetteerRow) => r.gtype === 'LINESTRING' || r.gtype === 'MULTILINESTRING';
+
+/** Notability: features with Wikidata/Wikipedia links, prose, an outline and rich tags are the "main" one of a name. */
+function prominence(r: GazetteerRow): number {
+  return (
+    (r.tags.wikidata ? 2 : 0) + (r.tags.wikipedia ? 1 : 0) + (r.has_prose ? 1 : 0) + (isPolygon(r) ? 1 : 0) +
+    (PART_CATEGORIES.has(r.category ?? '') ? -3 : 0) + Math.min(Object.keys(r.tags).length, 40) / 40
+  );
+}
+
+function metresBetween(a: { lon: number; lat: number }, b: { lon: number; lat: number }): number {
+  const rad = Math.PI / 180;
+  const x = (b.lon - a.lon) * rad * Math.cos(((a.lat + b.lat) / 2) * rad);
+  const y = (b.lat - a.lat) * rad;
+  return Math.sqrt(x * x + y * y) * 6_371_000;
+}
+
+/** Groups same-name matches into places: features within SAME_PLACE_M of a group's first member join it. */
+function clusterByLocation(rows: GazetteerRow[]): GazetteerRow[][] {
+  const clusters: GazetteerRow[][] = [];
+  for (const row of rows) {
+    const home = clusters.find((c) => metresBetween(c[0]!, row) < SAME_PLACE_M);
+    if (home) home.push(row);
+    else clusters.push([row]);
+  }
+  return clusters;
+}
+
+async function resolveNamed(
+  db: Db,
+  ref: Reference,
+  shape: 'point' | 'polygon' | 'line',
+  anchor: LonLat | undefined,
+): Promise<{ ok: true; reference: ResolvedReference } | { ok: false; clarification: Clarification }> {
+  const text = shape === 'line' ? expandStreetName(ref.text) : ref.text;
+  let rows = await gazetteer(db, text);
+  if (shape === 'line') {
+    const streets = rows.filter((r) => isLine(r) && r.category === 'street');
+    if (streets.length) rows = streets;
+  } else if (shape === 'polygon') {
+    const areas = rows.filter(isPolygon);
+    if (areas.length) rows = areas;
+  }
+  const scored = rows.map((r) => ({ row: r, score: nameScore(r, text) })).filter((s) => s.score >= 0.35);
+  if (scored.length === 0) return resolveByKind(db, ref, shape);
+  const best = Math.max(...scored.map((s) => s.score));
+  const top = scored.filter((s) => s.score >= best - 0.05).map((s) => s.row);
+  const distinctNames = new Set(top.map((r) => normalizeName(r.name)));
+  // Several different names match about equally and none exactly: ask rather than guess.
+  if (best < 1 && distinctNames.size > 1) return { ok: false, clarification: clarify(ref.text, top) };
+
+  if (shape === 'line') return { ok: true, reference: await streetReference(db, ref, top[0]!.name) };
+
+  const clusters = clusterByLocation(top);
+  let chosen = clusters[0]!;
+  if (clusters.length > 1) {
+    const decided = await pickCluster(db, clusters, ref, anchor, shape);
+    if (!decided) return { ok: false, clarification: clarify(ref.text, clusters.map((c) => mainFeature(c, shape))) };
+    chosen = decided;
+  }
+  const main = mainFeature(chosen, shape);
+  return { ok: true, reference: await featureReference(db, ref, main, shape) };
+}
+
+/**
+ * No name matches: the reference may name a kind of place ("the bus terminal", "港务局巴士总站" ends in 巴士总站).
+ * One notable place of that kind (Wikidata-linked, or the only one) is taken; several become a clarification.
+ */
+async function resolveByKind(
+  db: Db,
+  ref: Reference,
+  shape: 'point' | 'polygon' | 'line',
+): Promise<{ ok: true; reference: ResolvedReference } | { ok: false; clarification: Clarification }> {
+  const conceptId = referenceHeadConcept(ref.text);
+  const concept = conceptId ? poiConceptById.get(conceptId) : undefined;
+  const notFound = { ok: false as const, clarification: { question: `I could not find "${ref.text}". Which place do you mean?`, reference: ref.text, options: [] } };
+  if (!concept || concept.categories.length === 0) return notFound;
+  const { rows } = await sql<GazetteerRow>`
+    SELECT id, name, source_id, category, GeometryType(geom) AS gtype,
+           CASE WHEN GeometryType(geom) IN ('POLYGON', 'MULTIPOLYGON') THEN ST_Area(geog) ELSE 0 END AS area,
+           ST_X(ST_Centroid(geom)) AS lon, ST_Y(ST_Centroid(geom)) AS lat, tags,
+           (tags ? 'summary' OR tags ? 'byline') AS has_prose
+    FROM places
+    WHERE name IS NOT NULL AND category = ANY(${concept.categories}::text[])
+    ORDER BY (tags ? 'wikidata') DESC, ST_Area(geog) DESC
+    LIMIT 20`.execute(db);
+  const notable = rows.filter((r) => r.tags.wikidata);
+  const pick = rows.length === 1 ? rows[0] : notable.length === 1 ? notable[0] : undefined;
+  if (pick) return { ok: true, reference: await featureReference(db, ref, pick, shape) };
+  if (rows.length === 0) return notFound;
+  return { ok: false, clarification: clarify(ref.text, clusterByLocation(rows).map((c) => mainFeature(c, shape))) };
+}
+
+function mainFeature(cluster: GazetteerRow[], shape: 'point' | 'polygon' | 'line'): GazetteerRow {
+  const ranked = [...cluster].sort((a, b) => {
+    if (shape === 'polygon') {
+      const areaRank = (r: GazetteerRow) => AREA_CATEGORY_RANK[r.category ?? ''] ?? 0;
+      if (areaRank(a) !== areaRank(b)) return areaRank(b) - areaRank(a);
+    }
+    return prominence(b) - prominence(a);
+  });
+  return ranked[0]!;
+}
+
+/** Chooses among distant same-name places by the question's context, the other references, or where the data is. */
+async function pickCluster(
+  db: Db,
+  clusters: GazetteerRow[][],
+  ref: Reference,
+  anchor: LonLat | undefined,
+  shape: 'point' | 'polygon' | 'line',
+): Promise<GazetteerRow[] | undefined> {
+  if (ref.context) {
+    const context = normalizeName(ref.context);
+    const matching = clusters.filter((c) =>
+      c.some((r) => Object.values(r.tags).some((v) => normalizeName(String(v)).includes(context)) || r.source_id.includes(context.replace(/ /g, '-'))),
+    );
+    if (matching.length === 1) return matching[0];
+  }
+  if (anchor) {
+    const byDistance = [...clusters].sort((a, b) => metresBetween(a[0]!, anchor) - metresBetween(b[0]!, anchor));
+    const [first, second] = byDistance;
+    if (metresBetween(first![0]!, anchor) * 3 < metresBetween(second![0]!, anchor)) return first;
+  }
+  // Where the data is: a place surrounded by many known places beats one at the edge of the map.
+  const densities = await Promise.all(
+    clusters.map(async (c) => {
+      const m = mainFeature(c, shape);
+      const { rows } = await sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM places
+        WHERE ST_DWithin(geog, ST_SetSRID(ST_MakePoint(${m.lon}, ${m.lat}), 4326)::geography, 1000)`.execute(db);
+      return rows[0]!.n;
+    }),
+  );
+  const order = densities.map((d, i) => ({ d, i })).sort((a, b) => b.d - a.d);
+  if (order[0]!.d >= 3 * Math.max(order[1]!.d, 1)) return clusters[order[0]!.i];
+  return undefined;
+}
+
+function clarify(text: string, rows: GazetteerRow[]): Clarification {
+  const seen = new Set<string>();
+  const options: ClarificationOption[] = [];
+  for (const r of rows) {
+    const key = `${normalizeName(r.name)}@${Math.round(r.lon * 200)},${Math.round(r.lat * 200)}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    options.push({
+      name: r.name,
+      category: r.category,
+      placeId: r.id,
+      lon: round6(r.lon),
+      lat: round6(r.lat),
+      hint: [r.category, r.tags['addr:street'], r.tags.borough].filter(Boolean).join(', '),
+    });
+    if (options.length >= 8) break;
+  }
+  return { question: `Several places match "${text}". Which one do you mean?`, reference: text, options };
+}
+
+const round6 = (v: number) => Math.round(v * 1e6) / 1e6;
+
+async function featureReference(
+  db: Db,
+  ref: Reference,
+  row: GazetteerRow,
+  shape: 'point' | 'polygon' | 'line',
+): Promise<ResolvedReference> {
+  const asArea = shape === 'polygon' && isPolygon(row);
+  const { rows } = await sql<{ geometry: string }>`
+    SELECT ST_AsGeoJSON(${asArea ? sql`ST_ForcePolygonCCW(geom)` : sql`ST_Centroid(geom)`}, 7) AS geometry
+    FROM places WHERE id = ${row.id}`.execute(db);
+  return {
+    id: ref.id,
+    text: ref.text,
+    match: { placeId: row.id, name: row.name, sourceId: row.source_id, category: row.category },
+    shape: asArea ? 'polygon' : 'point',
+    geometry: JSON.parse(rows[0]!.geometry),
+    centroid: { lon: row.lon, lat: row.lat },
+  };
+}
+
+/** A street is the union of all its line features carrying exactly that name. */
+async function streetReference(db: Db, ref: Reference, name: string): Promise<ResolvedReference> {
+  const { rows } = await sql<{ geometry: string; lon: number; lat: number }>`
+    SELECT ST_AsGeoJSON(ST_Multi(ST_Union(geom)), 7) AS geometry,
+           ST_X(ST_Centroid(ST_Union(geom))) AS lon, ST_Y(ST_Centroid(ST_Union(geom))) AS lat
+    FROM places WHERE name = ${name} AND category = 'street'
+      AND GeometryType(geom) IN ('LINESTRING', 'MULTILINESTRING')`.execute(db);
+  const row = rows[0]!;
+  return {
+    id: ref.id,
+    text: ref.text,
+    match: { name, category: 'street' },
+    shape: 'line',
+    geometry: JSON.parse(row.geometry),
+    centroid: { lon: row.lon, lat: row.lat },
+  };
+}
