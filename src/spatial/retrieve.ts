@@ -121,12 +121,14 @@ function compileConstraint(c: Constraint, geometry: GeoJsonGeometry): Constraint
   }
 }
 
+const MULTI_VALUE_SEPARATOR = '\\s*;\\s*';
+
 /** OSM tag filters as SQL on bound keys/values; multi-valued tags (`cuisine=donut;coffee_shop`) match by part. */
 function tagMatchSql(plan: SpatialPlan): RawBuilder<boolean> {
   const clauses: RawBuilder<boolean>[] = plan.targets.tags.map(([key, values]) =>
     values.includes('*')
       ? sql<boolean>`(p.tags ? ${key} AND p.tags->>${key} NOT IN ('no', 'none'))`
-      : sql<boolean>`coalesce(regexp_split_to_array(p.tags->>${key}, '\\s*;\\s*') && ${values}::text[], false)`,
+      : sql<boolean>`coalesce(regexp_split_to_array(p.tags->>${key}, ${MULTI_VALUE_SEPARATOR}) && ${values}::text[], false)`,
   );
   if (plan.targets.categories.length) clauses.push(sql<boolean>`coalesce(p.category = ANY(${plan.targets.categories}::text[]), false)`);
   if (clauses.length === 0) return sql<boolean>`false`;
