@@ -2,7 +2,7 @@ import type { Db } from '../db/database.ts';
 import type { Embedder } from '../embedding/embedder.ts';
 import type { LonLat, SpatialPlan } from '../planning/plan.ts';
 import { planQuestion, type LlmPlanner, type PlannerChoice } from '../planning/planner.ts';
-import { chooseTradeOff, rankCandidates, type RankedCandidate } from '../ranking/rank.ts';
+import { chooseTradeOff, rankCandidates, type RankedCandidate, type RankOptions } from '../ranking/rank.ts';
 import { normalizeName } from '../spatial/names.ts';
 import { resolveReferences, type Clarification, type ResolvedReference } from '../spatial/resolve.ts';
 import { retrieveCandidates } from '../spatial/retrieve.ts';
@@ -13,6 +13,8 @@ export interface AskInput {
   k: number;
   near?: LonLat;
   planner: PlannerChoice;
+  /** Switch parts of the ranking off (evaluation ablations). */
+  rankOptions?: RankOptions;
 }
 
 export interface AskDeps {
@@ -92,7 +94,7 @@ function centreOf(geometry: { type: string; coordinates: unknown }): [number, nu
 }
 
 /** Drops later candidates that are the same place as an earlier one (same name, within DUPLICATE_M). */
-function dropDuplicates(ranked: RankedCandidate[]): RankedCandidate[] {
+export function dropDuplicates(ranked: RankedCandidate[]): RankedCandidate[] {
   const kept: { c: RankedCandidate; name: string; at: [number, number] }[] = [];
   for (const c of ranked) {
     const name = normalizeName(c.name);
@@ -153,7 +155,7 @@ export async function ask(deps: AskDeps, input: AskInput): Promise<AskResult> {
   });
   clock.lap('sql');
 
-  const ranked = dropDuplicates(rankCandidates(plan, retrieval.candidates, base.tradeOff)).slice(0, input.k);
+  const ranked = dropDuplicates(rankCandidates(plan, retrieval.candidates, base.tradeOff, input.rankOptions)).slice(0, input.k);
   clock.lap('rank');
 
   const candidates = ranked.map((c) => ({

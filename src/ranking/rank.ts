@@ -74,9 +74,24 @@ function reach(c: Constraint, nearestCutoff: number | undefined): number {
  * within each group the Pareto front of (spatial, semantic) comes first, each part ordered by the hybrid score.
  * When the question names a kind of place and some candidates are of that kind, the others are dropped.
  */
-export function rankCandidates(plan: SpatialPlan, candidates: Candidate[], tradeOff: TradeOff): RankedCandidate[] {
+/** Parts of the method that can be switched off, for the ablations of the evaluation. */
+export interface RankOptions {
+  sparse?: boolean;
+  denseSpatial?: boolean;
+  semantic?: boolean;
+  paretoTradeOff?: boolean;
+}
+
+export function rankCandidates(
+  plan: SpatialPlan,
+  candidates: Candidate[],
+  tradeOff: TradeOff,
+  options: RankOptions = {},
+): RankedCandidate[] {
+  const use = { sparse: true, denseSpatial: true, semantic: true, paretoTradeOff: true, ...options };
+  if (!use.paretoTradeOff) tradeOff = { spatialWeight: 0.5, semanticWeight: 0.5, reason: 'ablation: fixed weights' };
   const hasTargets = plan.targets.tags.length > 0 || plan.targets.categories.length > 0;
-  const pool = hasTargets && candidates.some((c) => c.tagMatch) ? candidates.filter((c) => c.tagMatch) : candidates;
+  const pool = use.semantic && hasTargets && candidates.some((c) => c.tagMatch) ? candidates.filter((c) => c.tagMatch) : candidates;
 
   // "nearest k": the k closest qualifying places satisfy it; the cut-off distance is the k-th one's.
   const cutoffs = plan.constraints.map((c, i) => {
@@ -98,8 +113,9 @@ export function rankCandidates(plan: SpatialPlan, candidates: Candidate[], trade
       sparse *= Math.exp(-excess(c, distance, holds, cutoffs[j]) / scaleM);
       proximity *= Math.exp(-distance / reach(c, cutoffs[j]));
     });
-    const semanticScore = hasTargets ? (cand.tagMatch ? 0.6 : 0) + 0.4 * semantic[i]! : semantic[i]!;
-    const spatial = 0.6 * sparse + 0.25 * proximity + 0.15 * denseSpatial[i]!;
+    const semanticScore = !use.semantic ? 0 : hasTargets ? (cand.tagMatch ? 0.6 : 0) + 0.4 * semantic[i]! : semantic[i]!;
+    const spatial =
+      (use.sparse ? 0.6 * sparse + 0.25 * proximity : 0) + (use.denseSpatial ? 0.15 * denseSpatial[i]! : 0);
     return {
       ...cand,
       spatial,
@@ -115,8 +131,8 @@ export function rankCandidates(plan: SpatialPlan, candidates: Candidate[], trade
   });
 
   const front = paretoFront(scored.map((c) => [c.spatial, c.scores.semantic] as const));
-  scored.forEach((c, i) => (c.pareto = front.has(i)));
-  const holdsAll = (c: RankedCandidate) => c.satisfied.every(Boolean);
+  scored.forEach((c, i) => (c.pareto = use.paretoTradeOff && front.has(i)));
+  const holdsAll = (c: RankedCandidate) => !use.sparse || c.satisfied.every(Boolean);
   return scored.sort(
     (a, b) =>
       Number(holdsAll(b)) - Number(holdsAll(a)) ||
