@@ -1,9 +1,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { benchAsk } from './ask.ts';
 import { benchStartup } from './startup.ts';
 
 /** `npm run bench [-- NAME...]`: runs the named benchmarks (all by default), merges results into bench/results.json. */
 const benches: Record<string, () => Promise<unknown>> = {
   startup: benchStartup,
+  ask: benchAsk,
 };
 
 const requested = process.argv.slice(2).filter((a) => !a.startsWith('-'));
@@ -19,7 +21,9 @@ const results: Record<string, unknown> = existsSync(file) ? JSON.parse(readFileS
 for (const name of names) {
   console.log(`bench ${name}…`);
   const result = await benches[name]!();
-  results[name] = { ...(result as object), measuredAt: new Date().toISOString(), node: process.version };
+  // Results are kept per database mode where a benchmark reports one.
+  const key = (result as { mode?: string }).mode ? `${name}:${(result as { mode: string }).mode}` : name;
+  results[key] = { ...(result as object), measuredAt: new Date().toISOString(), node: process.version };
   console.log(JSON.stringify(result, null, 2));
 }
 writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);

@@ -120,20 +120,23 @@ function pointReference(ref: Reference, point: LonLat): ResolvedReference {
 async function gazetteer(db: Db, text: string): Promise<GazetteerRow[]> {
   const lowered = text.toLowerCase();
   const normalized = normalizeName(text);
-  // Exact names first (index on lower(name) via trigram GIN), then similar ones.
+  // Each branch can use the trigram GIN index on lower(name) (similarity, containment); Chinese names are in
+  // tags and only searched for non-ASCII text. Branches are united by id, then the rows fetched once.
+  const like = `%${lowered.replace(/[\\%_]/g, '')}%`;
+  const nonAscii = /[^\x00-\x7f]/.test(text);
   const { rows } = await sql<GazetteerRow>`
-    WITH matches AS (
-      SELECT id, name, source_id, category, geom, geog, tags, description
-      FROM places
-      WHERE name IS NOT NULL AND (
-        lower(name) = ${lowered}
-        OR lower(name) % ${lowered}
-        OR tags->>'name:zh' = ${text} OR tags->>'name:zh-Hans' = ${text} OR tags->>'name:zh-Hant' = ${text}
-        OR lower(tags->>'alt_name') = ${lowered} OR lower(tags->>'official_name') = ${lowered}
-        OR (length(${normalized}) >= 4 AND lower(name) LIKE ${`%${lowered.replace(/[\\%_]/g, '')}%`})
-      )
-      ORDER BY (lower(name) = ${lowered}) DESC, similarity(lower(name), ${lowered}) DESC
-      LIMIT 60
+    WITH ids AS (
+      (SELECT id FROM places WHERE name IS NOT NULL AND lower(name) % ${lowered}
+       ORDER BY similarity(lower(name), ${lowered}) DESC LIMIT 60)
+      UNION
+      (SELECT id FROM places WHERE name IS NOT NULL AND length(${normalized}) >= 4 AND lower(name) LIKE ${like} LIMIT 60)
+      UNION
+      (SELECT id FROM places WHERE name IS NOT NULL AND ${nonAscii}
+         AND (tags->>'name:zh' = ${text} OR tags->>'name:zh-Hans' = ${text} OR tags->>'name:zh-Hant' = ${text}
+              OR tags->>'alt_name' = ${text} OR name = ${text})
+       LIMIT 20)
+    ), matches AS (
+      SELECT p.id, p.name, p.source_id, p.category, p.geom, p.geog, p.tags FROM places p JOIN ids USING (id)
     )
     SELECT m.id, m.name, m.source_id, m.category, GeometryType(m.geom) AS gtype,
            CASE WHEN GeometryType(m.geom) IN ('POLYGON', 'MULTIPOLYGON') THEN ST_Area(m.geog) ELSE 0 END AS area,
