@@ -2,11 +2,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { runCommand } from '../src/cli/context.ts';
-import { createApp } from '../src/http/app.ts';
 import { loadNycData } from '../src/ingest/nyc.ts';
-import { createLogger } from '../src/log.ts';
-import { answersByMethod, ABLATIONS, BASELINES } from './spatial-methods.ts';
-import { scoreQuestion, summarize, summaryLine, type QuestionOutcome, type SpatialQaItem, type SpatialSummary } from './spatial.ts';
+import { ABLATIONS, BASELINES } from './spatial-methods.ts';
+import { runSpatialEval } from './harness.ts';
+import { summarize, summaryLine, type SpatialQaItem, type SpatialSummary } from './spatial.ts';
 
 /**
  * `npm run eval [-- --only spatial|tools] [--planner offline|llm] [--json out.json]`: runs the dev sets of
@@ -47,23 +46,7 @@ await runCommand(async ({ database, embedder, config }) => {
       }, database.mode === 'embedded');
     }
     const items = readLines<SpatialQaItem>(file);
-    const app = createApp({ db: database.db, embedder, mode: database.mode, log: createLogger('silent'), lifecycle: { draining: false } });
-    const byMethod: Record<string, QuestionOutcome[]> = {};
-    for (const item of items) {
-      const started = performance.now();
-      const res = await app.request('/v1/ask', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ question: item.question, k: 5, planner: values.planner }),
-      });
-      const latency = performance.now() - started;
-      const body = (await res.json()) as { candidates?: never[] };
-      (byMethod['Spatial-RAG (HTTP)'] ??= []).push(scoreQuestion(item, res.status, body.candidates ?? [], latency));
-      const methods = await answersByMethod(database.db, embedder, item.question, 5);
-      for (const [name, candidates] of Object.entries(methods)) {
-        (byMethod[name] ??= []).push(scoreQuestion(item, 200, candidates, 0));
-      }
-    }
+    const byMethod = await runSpatialEval(database.db, embedder, database.mode, items, values.planner as 'offline' | 'llm');
     const summaries: Record<string, SpatialSummary> = {};
     for (const [name, outcomes] of Object.entries(byMethod)) summaries[name] = summarize(outcomes);
     const pipeline = byMethod['Spatial-RAG (HTTP)']!;

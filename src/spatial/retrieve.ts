@@ -83,40 +83,40 @@ export function nearMissMargin(c: Constraint): number {
 function compileConstraint(c: Constraint, geometry: GeoJsonGeometry): ConstraintSql {
   const geom = geometryParam(geometry);
   const geog = sql`${geom}::geography`;
-  const distance = sql<number>`ST_Distance(p.geog, ${geog})`;
+  const distance = sql<number>`ST_Distance(p.geog, ${geog}, false)`;
   const margin = nearMissMargin(c);
   switch (c.fn) {
     case 'within_distance':
       return {
         distance,
-        satisfied: sql<boolean>`ST_DWithin(p.geog, ${geog}, ${c.distanceM})`,
-        window: sql<boolean>`ST_DWithin(p.geog, ${geog}, ${c.distanceM + margin})`,
+        satisfied: sql<boolean>`ST_DWithin(p.geog, ${geog}, ${c.distanceM}, false)`,
+        window: sql<boolean>`ST_DWithin(p.geog, ${geog}, ${c.distanceM + margin}, false)`,
       };
     case 'along':
     case 'between':
       return {
         distance,
-        satisfied: sql<boolean>`ST_DWithin(p.geog, ${geog}, ${c.bufferM})`,
-        window: sql<boolean>`ST_DWithin(p.geog, ${geog}, ${c.bufferM + margin})`,
+        satisfied: sql<boolean>`ST_DWithin(p.geog, ${geog}, ${c.bufferM}, false)`,
+        window: sql<boolean>`ST_DWithin(p.geog, ${geog}, ${c.bufferM + margin}, false)`,
       };
     case 'inside':
       return {
         distance,
         // A place is inside when its representative point is (an area candidate: its point on surface).
         satisfied: sql<boolean>`ST_Intersects(ST_PointOnSurface(p.geom), ${geom})`,
-        window: sql<boolean>`ST_DWithin(p.geog, ${geog}, ${margin})`,
+        window: sql<boolean>`ST_DWithin(p.geog, ${geog}, ${margin}, false)`,
       };
     case 'intersects':
       return {
         distance,
         satisfied: sql<boolean>`ST_Intersects(p.geom, ${geom})`,
-        window: sql<boolean>`ST_DWithin(p.geog, ${geog}, ${margin})`,
+        window: sql<boolean>`ST_DWithin(p.geog, ${geog}, ${margin}, false)`,
       };
     case 'nearest':
       return {
         distance,
         satisfied: sql<boolean>`true`,
-        window: sql<boolean>`ST_DWithin(p.geog, ${geog}, ${NEAREST_WINDOW_M})`,
+        window: sql<boolean>`ST_DWithin(p.geog, ${geog}, ${NEAREST_WINDOW_M}, false)`,
       };
   }
 }

@@ -49,7 +49,7 @@ function compile(plan: SpatialPlan) {
 
 describe('plan compiler', () => {
   it.each([
-    ['within_distance', 'Which cafés are within 200 m of Grand Central Terminal?', /ST_DWithin\(p\.geog, ST_SetSRID\(ST_GeomFromGeoJSON\(\$\d+\), 4326\)::geography, \$\d+\)/],
+    ['within_distance', 'Which cafés are within 200 m of Grand Central Terminal?', /ST_DWithin\(p\.geog, ST_SetSRID\(ST_GeomFromGeoJSON\(\$\d+\), 4326\)::geography, \$\d+, false\)/],
     ['inside', 'Which hotels are in Koreatown?', /ST_Intersects\(ST_PointOnSurface\(p\.geom\), ST_SetSRID\(ST_GeomFromGeoJSON\(\$\d+\), 4326\)\)/],
     ['along', 'Which pharmacies are along Lexington Avenue?', /ST_DWithin\(p\.geog/],
     ['nearest', 'What is the nearest pharmacy to the Flatiron Building?', /ORDER BY tag_match DESC, d0 ASC/],
