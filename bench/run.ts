@@ -1,11 +1,13 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { benchAsk } from './ask.ts';
 import { benchStartup } from './startup.ts';
+import { benchToolSearch } from '../src/tools/bench.ts';
 
 /** `npm run bench [-- NAME...]`: runs the named benchmarks (all by default), merges results into bench/results.json. */
 const benches: Record<string, () => Promise<unknown>> = {
   startup: benchStartup,
   ask: benchAsk,
+  tools: () => benchToolSearch(),
 };
 
 const requested = process.argv.slice(2).filter((a) => !a.startsWith('-'));

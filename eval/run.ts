@@ -5,6 +5,7 @@ import { runCommand } from '../src/cli/context.ts';
 import { loadNycData } from '../src/ingest/nyc.ts';
 import { ABLATIONS, BASELINES } from './spatial-methods.ts';
 import { runSpatialEval } from './harness.ts';
+import { formatToolEval, runToolEvaluation } from './tools.ts';
 import { summarize, summaryLine, type SpatialQaItem, type SpatialSummary } from './spatial.ts';
 
 /**
@@ -65,6 +66,24 @@ await runCommand(async ({ database, embedder, config }) => {
     markdown.push('', `Baselines and ablations: ${[...BASELINES, ...Object.keys(ABLATIONS)].join('; ')}. They share the plan, the references and the candidate pool of the pipeline, so only the ranking differs (naive RAG has no spatial SQL at all).`, '');
     for (const [name, s] of Object.entries(summaries)) console.log(`${name.padEnd(44)} ${summaryLine(s)}`);
     console.log(summaryLine(summaries['Spatial-RAG (HTTP)']!));
+  }
+
+  if (!values.only || values.only === 'tools') {
+    const file = `${EVAL_DIR}/tool-retrieval.dev.jsonl`;
+    if (!existsSync(file)) throw new Error(`${file} not found`);
+    // The tool evaluation uses its own in-memory registry of the three catalogs, so the numbers do not
+    // depend on what the configured database happens to hold.
+    const tools = await runToolEvaluation(file);
+    report.tools = { system: { ...tools.system, lines: undefined }, bm25: { ...tools.bm25, lines: undefined }, dense: { ...tools.dense, lines: undefined } };
+    const f = (x: number) => x.toFixed(3);
+    markdown.push('## EO tool retrieval (`tool-retrieval.dev.jsonl`)', '', '| method | hit@1 | MRR@5 | NDCG@5 | chain recall@10 | chain order | exec |', '|---|---|---|---|---|---|---|');
+    for (const [name, r] of [['this service (semantic + complementarity, workflows)', tools.system], ['BM25 over tool texts', tools.bm25], ['dense similarity only', tools.dense]] as const) {
+      markdown.push(`| ${name} | ${f(r.hit1)} | ${f(r.mrr5)} | ${f(r.ndcg5)} | ${f(r.chainRecall10)} | ${r.counts.chainOrder ? f(r.chainOrder) : '–'} | ${r.counts.exec ? f(r.exec) : '–'} |`);
+    }
+    markdown.push('');
+    console.log(`BM25   ${formatToolEval(tools.bm25)}`);
+    console.log(`dense  ${formatToolEval(tools.dense)}`);
+    console.log(formatToolEval(tools.system));
   }
 
   mkdirSync('docs', { recursive: true });

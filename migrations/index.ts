@@ -1,7 +1,9 @@
 import type { Migration } from 'kysely';
 import * as places from './0001_places.ts';
+import * as tools from './0002_tools.ts';
 
 /** Every migration, by name in order. A static list: no file-system scan, the same in every runner. */
 export const migrations: Record<string, Migration> = {
   '0001_places': places,
+  '0002_tools': tools,
 };

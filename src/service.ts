@@ -10,6 +10,7 @@ import type { AppEnv } from './http/openapi-app.ts';
 import { createConfiguredEmbedder } from './embedding/configured.ts';
 import { hasPlaces, seedDefaultPlaces } from './ingest/seed.ts';
 import { createLlmPlanner } from './planning/llm-planner.ts';
+import { hasBuiltinTools, loadBuiltinTools } from './tools/registry.ts';
 import { createLogger, type Logger } from './log.ts';
 
 export interface Service {
@@ -43,6 +44,10 @@ export async function startService(config: Config, options: StartOptions = {}): 
     log.info('empty database: loading the default seed (GeoNames cities)');
     const report = await seedDefaultPlaces(database.db, embedder, database.mode === 'embedded');
     log.info({ places: report.written, ms: report.ms }, 'default seed loaded');
+  }
+  if (config.SEED === 'auto' && !(await hasBuiltinTools(database.db))) {
+    const tools = await loadBuiltinTools(database.db, embedder);
+    log.info({ tools: tools.written }, 'built-in EO tool catalog loaded');
   }
 
   const lifecycle: Lifecycle = { draining: false };

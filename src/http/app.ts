@@ -7,6 +7,7 @@ import type { Embedder } from '../embedding/embedder.ts';
 import { placesRoutes } from '../places/places.routes.ts';
 import { askRoutes } from '../ask/ask.routes.ts';
 import type { LlmPlanner } from '../planning/llm-planner.ts';
+import { toolsRoutes } from '../tools/tools.routes.ts';
 import { webRoutes } from '../web/web.routes.ts';
 import type { Logger } from '../log.ts';
 import { docsPage } from './docs-page.ts';
@@ -56,6 +57,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/', healthRoutes(deps.db, deps.lifecycle));
   app.route('/', placesRoutes(deps.db, deps.embedder));
   app.route('/', askRoutes(deps));
+  app.route('/', toolsRoutes(deps.db, deps.embedder));
   app.route('/', webRoutes({ db: deps.db }));
 
   app.doc31('/openapi.json', {

@@ -287,20 +287,30 @@ export function isKnownCapabilityName(name: string): boolean {
 
 /** Every product `product` can stand in for, itself first, following `satisfies` transitively. */
 export function productAncestors(product: string): string[] {
-  const out: string[] = [];
+  return [...ancestorSet(product)];
+}
+
+/** Memoised: the graph is read once and never changes, and ranking asks this thousands of times. */
+const ancestorCache = new Map<string, ReadonlySet<string>>();
+
+function ancestorSet(product: string): ReadonlySet<string> {
+  const cached = ancestorCache.get(product);
+  if (cached) return cached;
+  const out = new Set<string>();
   const queue = [product];
   while (queue.length > 0) {
     const p = queue.shift()!;
-    if (out.includes(p)) continue;
-    out.push(p);
+    if (out.has(p)) continue;
+    out.add(p);
     for (const s of idx().products.get(p)?.satisfies ?? []) queue.push(s);
   }
+  if (ancestorCache.size < 100_000) ancestorCache.set(product, out);
   return out;
 }
 
 /** True when `have` is `need` or can stand in for it (`sigma0_filtered` satisfies `sigma0`). */
 export function productSatisfies(have: string, need: string): boolean {
-  return have === need || productAncestors(have).includes(need);
+  return have === need || ancestorSet(have).has(need);
 }
 
 export function isGenericProduct(id: string): boolean {
@@ -499,6 +509,7 @@ interface CompiledKind {
 }
 
 const HAN = /\p{Script=Han}/u;
+const WORD_CHAR = '[\\p{Script=Latin}\\p{Script=Greek}\\p{Script=Cyrillic}\\p{N}]';
 let compiled: Map<FormKind, CompiledKind> | undefined;
 
 function escapeRe(s: string): string {
@@ -522,8 +533,10 @@ function compileKind(entries: { id: string; forms: string[] }[]): CompiledKind {
   return {
     // A regex alternation tries alternatives in order, so longest-first gives leftmost-longest matches.
     // An optional plural ending lets "buildings" match "building" without stemming every form.
+    // Word boundaries are alphabetic-script letters and digits only: in Chinese text a Latin form sits
+    // directly against Han characters ("计算NDVI"), which must not hide it.
     words: words.length
-      ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.map(escapeRe).join('|')})(?:s|es)?(?![\\p{L}\\p{N}])`, 'gu')
+      ? new RegExp(`(?<!${WORD_CHAR})(?:${words.map(escapeRe).join('|')})(?:s|es)?(?!${WORD_CHAR})`, 'gu')
       : undefined,
     chars: chars.length ? new RegExp(chars.map(escapeRe).join('|'), 'gu') : undefined,
     byForm,

@@ -24,6 +24,11 @@ export interface RequestContext {
   processingLevel?: string;
   /** Products/capabilities in hand, free-form (`coregistered_pair`, `landcover_map_t1`, `image_t2`). */
   available?: readonly string[];
+  /**
+   * Capabilities, products or tool ids the user says the data does NOT have ("not co-registered yet",
+   * "no classification exists"): a prerequisite they evidence is then known missing, not unknown.
+   */
+  lacking?: readonly string[];
 }
 
 export interface ContextState {
@@ -37,6 +42,8 @@ export interface ContextState {
   knowsProducts: boolean;
   /** A listed item is an image product whose processing state is explicit (`toa_reflectance`, `sar_grd`). */
   knowsImageState: boolean;
+  /** Names stated as absent (see RequestContext.lacking). */
+  lacking: Set<string>;
 }
 
 export type ToolLookup = (id: string) => ToolRecord | undefined;
@@ -54,6 +61,7 @@ export function contextState(ctx: RequestContext = {}): ContextState {
     knowsImageState: available.some(
       (p) => productInfo(p) !== undefined && !isGenericProduct(p) && productSatisfies(p, 'image'),
     ),
+    lacking: new Set(ctx.lacking ?? []),
   };
 }
 
@@ -79,6 +87,8 @@ export function prerequisiteStatus(prereq: string, state: ContextState, lookup: 
   if (state.provided.has(prereq)) return 'satisfied';
   const evidence = evidenceFor(prereq, lookup);
   if ([...state.provided].some((have) => evidence.some((e) => productSatisfies(have, e)))) return 'satisfied';
+  // "No classification exists": a lacking generic product covers every product that would stand in for it.
+  if (state.lacking.has(prereq) || evidence.some((e) => [...state.lacking].some((l) => productSatisfies(e, l)))) return 'missing';
   const cap = capabilityInfo(prereq);
   if (cap?.kind === 'level') {
     // Corrections are judged from the processing level, or from an image product whose state is explicit.
@@ -122,8 +132,16 @@ export function missingPrerequisiteChain(
   catalog?: ToolLookup | readonly ToolRecord[] | ReadonlyMap<string, ToolRecord>,
   options: { assumeMissing?: boolean } = {},
 ): string[] {
-  const state = contextState(ctx);
-  const lookup = lookupFrom(catalog);
+  return missingChainForState(tool, contextState(ctx), lookupFrom(catalog), options);
+}
+
+/** missingPrerequisiteChain with the context state computed once by the caller (ranking many tools). */
+export function missingChainForState(
+  tool: Pick<ToolRecord, 'id' | 'prerequisites'>,
+  state: ContextState,
+  lookup: ToolLookup,
+  options: { assumeMissing?: boolean } = {},
+): string[] {
   const order: string[] = [];
   const visiting = new Set<string>([tool.id]);
   const visit = (prereqs: readonly string[]) => {

@@ -289,11 +289,28 @@ function textFunction(text: string, allowed?: readonly string[]): string | undef
   return [...scores.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
 }
 
+/** Task types that only say what kind of values a process handles, not what EO task it serves. */
+const GENERIC_FUNCTIONS = new Set(['math', 'array', 'logic', 'text', 'datetime', 'utility', 'cube_manipulation']);
+
+/**
+ * The task type a process's own name says, when it says one clearly: a multi-word form in the id or
+ * summary ("Curve fitting" is time-series analysis even though openEO files it under arrays and math).
+ */
+function namedFunction(process: Process): string | undefined {
+  const text = `${process.id.replace(/_/g, ' ')}. ${process.summary ?? ''}`.toLowerCase();
+  const strong = matchForms(text, ['concept', 'function']).filter((h) => h.form.includes(' ') && h.form.length >= 8);
+  if (strong.length === 0) return undefined;
+  const fn = textFunction(strong.map((h) => h.form).join('. '));
+  return fn && !GENERIC_FUNCTIONS.has(fn) ? fn : undefined;
+}
+
 function functionFor(process: Process): string {
   const cats = new Set((process.categories ?? []).map((c) => c.toLowerCase()));
   const text = `${process.id.replace(/_/g, ' ')}. ${process.summary ?? ''}. ${firstParagraph(process.description)}`.toLowerCase();
   for (const [test, fn] of CATEGORY_RULES) {
-    if (test(cats, text)) return typeof fn === 'string' ? fn : fn(text);
+    if (!test(cats, text)) continue;
+    const byCategory = typeof fn === 'string' ? fn : fn(text);
+    return GENERIC_FUNCTIONS.has(byCategory) ? (namedFunction(process) ?? byCategory) : byCategory;
   }
   // A back end's own process with unfamiliar categories: fall back to what its text talks about.
   return textFunction(text) ?? 'general_processing';
@@ -333,12 +350,31 @@ function shortDescription(text: string | undefined, max = 600): string {
   return end > max / 3 ? cut.slice(0, end + 1) : `${cut.trimEnd()}…`;
 }
 
+/**
+ * What a process can be told to do is in its parameters: `extent` of subtype temporal-interval makes a
+ * temporal filter, `projection` of subtype epsg-code a reprojection. Parameter names and subtypes (as
+ * words) are kept as keywords; `data`, `context` and one-letter operands say nothing.
+ */
+function parameterWords(process: Process): string[] {
+  const words: string[] = [];
+  for (const param of process.parameters ?? []) {
+    if (param.name === 'data' || param.name === 'context' || param.name.length < 3) continue;
+    words.push(param.name.replace(/_/g, ' '));
+    for (const alt of alternatives(param.schema)) {
+      if (typeof alt.subtype === 'string' && !['datacube', 'raster-cube', 'vector-cube', 'process-graph'].includes(alt.subtype)) {
+        words.push(alt.subtype.replace(/-/g, ' '));
+      }
+    }
+  }
+  return words;
+}
+
 function keywordsFor(process: Process, fn: string, experimental: boolean): string[] {
   const cats = (process.categories ?? []).flatMap((c) => c.split('>').map((x) => x.trim().toLowerCase()));
   const idWords = process.id.split('_').filter((w) => w.length > 1);
   const text = `${process.summary ?? ''}. ${firstParagraph(process.description)}`;
   const concepts = matchForms(text, ['concept', 'product']).flatMap((h) => h.ids);
-  const kw = [process.id, ...idWords, ...cats, fn, ...concepts, 'openeo'];
+  const kw = [process.id, ...idWords, ...cats, fn, ...concepts, ...parameterWords(process), 'openeo'];
   if (experimental) kw.push('experimental', 'proposal');
   return [...new Set(kw.filter(Boolean))];
 }

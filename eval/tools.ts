@@ -1,0 +1,294 @@
+/**
+ * Tool-retrieval evaluation, exactly as ../shared/eval/README.md defines it (hit@1, mrr@5, ndcg@5,
+ * chain_recall@10, chain order, executability with the functional-equivalence table), for any `search`
+ * function: the real endpoint, or the two baselines (BM25 over the tool texts, plain pgvector cosine).
+ *
+ * Run `npx tsx eval/tools.ts [path/to/tool-retrieval.jsonl]`: a fresh in-memory embedded database, the
+ * three catalogs imported from ../shared/data/eo, every line sent through the real Hono app, then the
+ * baselines measured the same way.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export interface EvalContext {
+  data_source?: string;
+  processing_level?: string;
+  available?: string[];
+}
+
+export interface EvalLine {
+  id: string;
+  query: string;
+  lang?: string;
+  context?: EvalContext;
+  gold: string[];
+  gold_chain?: string[];
+  executable_requires?: string[];
+}
+
+export interface SearchRequestBody {
+  query: string;
+  k: number;
+  context: { dataSource?: string; processingLevel?: string; available?: string[] };
+}
+
+export interface SearchAnswer {
+  tools: { id: string; missingPrerequisites?: string[] }[];
+  workflow?: { steps: { toolId: string }[] };
+}
+
+export type SearchFunction = (request: SearchRequestBody) => Promise<SearchAnswer>;
+
+/** Functional equivalents, used for chain steps and prerequisites only (never for hit/mrr/ndcg). */
+export const EQUIVALENT_GROUPS: readonly (readonly string[])[] = [
+  ['ndvi', 'index:NDVI', 'ndvi_calculator'],
+  ['zonal_statistics', 'aggregate_spatial'],
+  ['cloud_masking', 'cloud_detection', 'ard_surface_reflectance'],
+  ['atmospheric_correction', 'ard_surface_reflectance'],
+  ['sar_calibration', 'sar_backscatter', 'ard_normalized_radar_backscatter'],
+  ['sar_terrain_correction', 'sar_backscatter', 'ard_normalized_radar_backscatter'],
+  ['aggregate_temporal_period', 'aggregate_temporal'],
+  ['resample_cube_spatial', 'resample_spatial'],
+  ['post_classification_comparison', 'dual_date_classification_comparator'],
+  ['index:NDWI', 'index:MNDWI', 'index:AWEInsh', 'index:AWEIsh', 'index:ANDWI', 'index:MBWI', 'index:NWI', 'index:WI2015', 'index:WRI', 'index:SWM', 'index:S2WI', 'index:MuWIR', 'index:FWEI', 'index:NDWIns'],
+  ['index:NDMI', 'index:NDII', 'index:MSI', 'index:GVMI'],
+];
+
+export function equivalent(a: string, b: string): boolean {
+  return a === b || EQUIVALENT_GROUPS.some((g) => g.includes(a) && g.includes(b));
+}
+
+/** The request body of a line: k = 10 for chains, 5 otherwise; context keys in the API's camelCase. */
+export function requestOf(line: EvalLine): SearchRequestBody {
+  const c = line.context ?? {};
+  return {
+    query: line.query,
+    k: line.gold_chain ? 10 : 5,
+    context: {
+      ...(c.data_source !== undefined ? { dataSource: c.data_source } : {}),
+      ...(c.processing_level !== undefined ? { processingLevel: c.processing_level } : {}),
+      ...(c.available !== undefined ? { available: c.available } : {}),
+    },
+  };
+}
+
+export interface LineScore {
+  id: string;
+  top: string[];
+  hit1: number;
+  mrr5: number;
+  ndcg5: number;
+  chainRecall10?: number;
+  chainOrder?: number;
+  exec?: number;
+  error?: string;
+}
+
+export function hitAt1(ids: readonly string[], gold: readonly string[]): number {
+  return ids[0] !== undefined && gold.includes(ids[0]) ? 1 : 0;
+}
+
+export function mrrAt5(ids: readonly string[], gold: readonly string[]): number {
+  const rank = ids.slice(0, 5).findIndex((id) => gold.includes(id));
+  return rank >= 0 ? 1 / (rank + 1) : 0;
+}
+
+/** Binary relevance; the ideal DCG puts min(|gold|, 5) relevant ids first. */
+export function ndcgAt5(ids: readonly string[], gold: readonly string[]): number {
+  const dcg = ids.slice(0, 5).reduce((sum, id, i) => sum + (gold.includes(id) ? 1 / Math.log2(i + 2) : 0), 0);
+  const ideal = Array.from({ length: Math.min(gold.length, 5) }, (_, i) => 1 / Math.log2(i + 2)).reduce((a, b) => a + b, 0);
+  return ideal > 0 ? dcg / ideal : 0;
+}
+
+export function chainRecallAt10(ids: readonly string[], chain: readonly string[]): number {
+  if (chain.length === 0) return 0;
+  const top = ids.slice(0, 10);
+  return chain.filter((step) => top.some((id) => equivalent(id, step))).length / chain.length;
+}
+
+/** Share of consecutive chain pairs (a, b) with a workflow step matching a before one matching b. */
+export function chainOrder(steps: readonly string[], chain: readonly string[]): number {
+  if (chain.length < 2) return 0;
+  let ok = 0;
+  for (let i = 0; i + 1 < chain.length; i++) {
+    const a = steps.findIndex((s) => equivalent(s, chain[i]!));
+    const b = steps.findLastIndex((s) => equivalent(s, chain[i + 1]!));
+    if (a >= 0 && b > a) ok++;
+  }
+  return ok / (chain.length - 1);
+}
+
+/**
+ * 1 if every required id is in the top-1 tool's missingPrerequisites, or is a workflow step placed
+ * before the main tool (the first step matching the top-1 id or a gold id).
+ */
+export function executability(answer: SearchAnswer, line: EvalLine): number {
+  const required = line.executable_requires ?? [];
+  const top = answer.tools[0];
+  const missing = top?.missingPrerequisites ?? [];
+  const steps = (answer.workflow?.steps ?? []).map((s) => s.toolId);
+  const main = steps.findIndex((s) => (top && equivalent(s, top.id)) || line.gold.some((g) => equivalent(s, g)));
+  const ok = required.every(
+    (r) => missing.some((m) => equivalent(m, r)) || (main > 0 && steps.slice(0, main).some((s) => equivalent(s, r))),
+  );
+  return ok ? 1 : 0;
+}
+
+export function scoreLine(answer: SearchAnswer, line: EvalLine): LineScore {
+  const ids = answer.tools.map((t) => t.id);
+  const score: LineScore = {
+    id: line.id,
+    top: ids.slice(0, 5),
+    hit1: hitAt1(ids, line.gold),
+    mrr5: mrrAt5(ids, line.gold),
+    ndcg5: ndcgAt5(ids, line.gold),
+  };
+  if (line.gold_chain) {
+    score.chainRecall10 = chainRecallAt10(ids, line.gold_chain);
+    const steps = (answer.workflow?.steps ?? []).map((s) => s.toolId);
+    if (steps.length > 0) score.chainOrder = chainOrder(steps, line.gold_chain);
+  }
+  if (line.executable_requires) score.exec = executability(answer, line);
+  return score;
+}
+
+export interface ToolEvalResult {
+  n: number;
+  hit1: number;
+  mrr5: number;
+  ndcg5: number;
+  chainRecall10: number;
+  chainOrder: number;
+  exec: number;
+  counts: { chain: number; chainOrder: number; exec: number };
+  lines: LineScore[];
+  meanLatencyMs: number;
+}
+
+const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+
+export interface EvaluateOptions {
+  /** Called after each line (progress, per-line printing). */
+  onLine?: (score: LineScore, line: EvalLine) => void;
+}
+
+/** Runs every line through `search` and averages the metrics (a failed request scores 0 everywhere). */
+export async function evaluateTools(search: SearchFunction, lines: readonly EvalLine[], options: EvaluateOptions = {}): Promise<ToolEvalResult> {
+  const scores: LineScore[] = [];
+  const latencies: number[] = [];
+  for (const line of lines) {
+    const started = performance.now();
+    let score: LineScore;
+    try {
+      score = scoreLine(await search(requestOf(line)), line);
+    } catch (error) {
+      score = { id: line.id, top: [], hit1: 0, mrr5: 0, ndcg5: 0, error: (error as Error).message };
+      if (line.gold_chain) score.chainRecall10 = 0;
+      if (line.executable_requires) score.exec = 0;
+    }
+    latencies.push(performance.now() - started);
+    scores.push(score);
+    options.onLine?.(score, line);
+  }
+  const chains = scores.filter((s) => s.chainRecall10 !== undefined);
+  const orders = scores.filter((s) => s.chainOrder !== undefined);
+  const execs = scores.filter((s) => s.exec !== undefined);
+  return {
+    n: scores.length,
+    hit1: mean(scores.map((s) => s.hit1)),
+    mrr5: mean(scores.map((s) => s.mrr5)),
+    ndcg5: mean(scores.map((s) => s.ndcg5)),
+    chainRecall10: mean(chains.map((s) => s.chainRecall10!)),
+    chainOrder: mean(orders.map((s) => s.chainOrder!)),
+    exec: mean(execs.map((s) => s.exec!)),
+    counts: { chain: chains.length, chainOrder: orders.length, exec: execs.length },
+    lines: scores,
+    meanLatencyMs: mean(latencies),
+  };
+}
+
+/** The scorer's last line. */
+export function formatToolEval(r: ToolEvalResult): string {
+  const f = (x: number) => x.toFixed(3);
+  return `tool-retrieval: hit@1=${f(r.hit1)} mrr@5=${f(r.mrr5)} ndcg@5=${f(r.ndcg5)} chain_recall@10=${f(r.chainRecall10)} exec=${f(r.exec)} n=${r.n}`;
+}
+
+export function readEvalLines(path: string): EvalLine[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as EvalLine);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Runnable entry
+
+export const DEV_SET = fileURLToPath(new URL('../../shared/eval/tool-retrieval.dev.jsonl', import.meta.url));
+export const EO_DATA = fileURLToPath(new URL('../../shared/data/eo/', import.meta.url));
+
+export interface ToolEvalReport {
+  system: ToolEvalResult;
+  bm25: ToolEvalResult;
+  dense: ToolEvalResult;
+}
+
+/**
+ * Opens a fresh in-memory database, loads the three catalogs and evaluates the service and both
+ * baselines on `path`. `verbose` prints one line per request.
+ */
+export async function runToolEvaluation(path = DEV_SET, verbose = false): Promise<ToolEvalReport> {
+  const { openDatabase } = await import('../src/db/database.ts');
+  const { migrateToLatest } = await import('../src/db/migrate.ts');
+  const { createOfflineEmbedderWithLexicons } = await import('../src/embedding/configured.ts');
+  const { createApp } = await import('../src/http/app.ts');
+  const { createLogger } = await import('../src/log.ts');
+  const { importToolCatalogs, loadBuiltinTools } = await import('../src/tools/registry.ts');
+  const { searchBm25Baseline, searchDenseBaseline } = await import('../src/tools/search.ts');
+
+  const handle = await openDatabase({ pgliteDataDir: 'memory://' });
+  try {
+    await migrateToLatest(handle.db);
+    const embedder = createOfflineEmbedderWithLexicons();
+    await loadBuiltinTools(handle.db, embedder);
+    await importToolCatalogs(handle.db, embedder, [`${EO_DATA}openeo-processes`, `${EO_DATA}spectral-indices`]);
+    const app = createApp({ db: handle.db, embedder, mode: handle.mode, log: createLogger('silent'), lifecycle: { draining: false } });
+    const lines = readEvalLines(path);
+    const print = (label: string) => (s: LineScore, line: EvalLine) => {
+      if (!verbose) return;
+      const flags = [`hit=${s.hit1}`, `rr=${s.mrr5.toFixed(2)}`, `ndcg=${s.ndcg5.toFixed(2)}`];
+      if (s.chainRecall10 !== undefined) flags.push(`chain=${s.chainRecall10.toFixed(2)}`);
+      if (s.chainOrder !== undefined) flags.push(`order=${s.chainOrder.toFixed(2)}`);
+      if (s.exec !== undefined) flags.push(`exec=${s.exec}`);
+      console.log(`${label} ${line.id} ${flags.join(' ')} top=${s.top.join(',')}${s.error ? ` ERROR ${s.error}` : ''}`);
+    };
+    const system = await evaluateTools(
+      async (body) => {
+        const res = await app.request('/v1/tools/search', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
+        return (await res.json()) as SearchAnswer;
+      },
+      lines,
+      { onLine: print('system') },
+    );
+    const bm25 = await evaluateTools((body) => searchBm25Baseline(handle.db, body.query, body.k), lines, { onLine: print('bm25') });
+    const dense = await evaluateTools((body) => searchDenseBaseline(handle.db, embedder, body.query, body.k), lines, { onLine: print('dense') });
+    return { system, bm25, dense };
+  } finally {
+    await handle.close();
+  }
+}
+
+function report(label: string, r: ToolEvalResult): string {
+  return `${label.padEnd(8)} hit@1=${r.hit1.toFixed(3)} mrr@5=${r.mrr5.toFixed(3)} ndcg@5=${r.ndcg5.toFixed(3)} chain_recall@10=${r.chainRecall10.toFixed(3)} chain_order=${r.chainOrder.toFixed(3)} exec=${r.exec.toFixed(3)} latency=${r.meanLatencyMs.toFixed(1)}ms`;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const args = process.argv.slice(2);
+  const verbose = args.includes('--verbose') || args.includes('-v');
+  const path = args.find((a) => !a.startsWith('-')) ?? DEV_SET;
+  const { system, bm25, dense } = await runToolEvaluation(path, verbose);
+  console.log(report('bm25', bm25));
+  console.log(report('dense', dense));
+  console.log(report('system', system));
+  console.log(formatToolEval(system));
+}

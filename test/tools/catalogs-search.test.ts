@@ -1,0 +1,199 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOfflineEmbedderWithLexicons } from '../../src/embedding/configured.ts';
+import { createApp } from '../../src/http/app.ts';
+import type { AppEnv } from '../../src/http/openapi-app.ts';
+import { createLogger } from '../../src/log.ts';
+import { loadCheckQueries, runToolCheck } from '../../src/tools/check.ts';
+import { importToolCatalogs, loadBuiltinTools, reembedTools, type CatalogImportReport } from '../../src/tools/registry.ts';
+import { countRows, openTestDatabase, testMode, type TestDatabase } from '../helpers/database.ts';
+import { hasOpenEO, hasSpectral, OPENEO_DIR, skipMessage, SPECTRAL_DIR } from '../unit/tools/data-dir.ts';
+
+interface Hit {
+  id: string;
+  score: number;
+  similarity: number;
+  complementarity: number;
+  why: string;
+  missingPrerequisites: string[];
+}
+interface SearchBody {
+  tools: Hit[];
+  parsed: Record<string, unknown>;
+  workflow?: { steps: { toolId: string; why: string }[]; valid: boolean; problems?: string[] };
+  clarification?: { question: string; options: { taskType: string }[] };
+}
+
+const hasData = hasOpenEO && hasSpectral;
+if (!hasData) console.warn(skipMessage('openEO processes or spectral indices'));
+
+describe.skipIf(!hasData)(`EO tool catalogs, search and workflows (${testMode} mode)`, () => {
+  let db: TestDatabase;
+  let app: OpenAPIHono<AppEnv>;
+  let reports: CatalogImportReport[];
+  const embedder = createOfflineEmbedderWithLexicons();
+
+  const call = async <T>(path: string, body?: unknown): Promise<{ status: number; body: T }> => {
+    const res = await app.request(path, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: res.status, body: (await res.json()) as T };
+  };
+  const search = async (query: string, context: Record<string, unknown> = {}, k = 10) => {
+    const res = await call<SearchBody>('/v1/tools/search', { query, k, context });
+    expect(res.status).toBe(200);
+    return res.body;
+  };
+  const functionOf = async (id: string) => (await call<{ function: string }>(`/v1/tools/${encodeURIComponent(id)}`)).body.function;
+
+  beforeAll(async () => {
+    db = await openTestDatabase();
+    await loadBuiltinTools(db.db, embedder);
+    reports = await importToolCatalogs(db.db, embedder, [OPENEO_DIR, SPECTRAL_DIR]);
+    app = createApp({ db: db.db, embedder, mode: db.mode, log: createLogger('silent'), lifecycle: { draining: false } });
+  }, 300_000);
+  afterAll(async () => db?.dispose());
+
+  it('imports the three catalogs; the domain tool keeps an id the openEO proposals also use', async () => {
+    const [openeo, spectral] = reports;
+    expect(openeo).toMatchObject({ kind: 'openeo', read: 155, written: 154, skipped: [{ id: 'atmospheric_correction', ownedBy: 'domain' }] });
+    expect(spectral).toMatchObject({ kind: 'spectral-indices', read: 280, written: 280, skipped: [] });
+    expect(await countRows(db.db, 'tools')).toBe(40 + 154 + 280);
+    const perCatalog = async (catalog: string) => (await call<{ total: number }>(`/v1/tools?catalog=${catalog}&limit=1`)).body.total;
+    expect([await perCatalog('domain'), await perCatalog('openeo'), await perCatalog('spectral-indices')]).toEqual([40, 154, 280]);
+
+    // Re-importing updates in place.
+    await importToolCatalogs(db.db, embedder, [SPECTRAL_DIR]);
+    expect(await countRows(db.db, 'tools')).toBe(474);
+  }, 120_000);
+
+  it('stores golden records of each catalog', async () => {
+    const ndvi = (await call<Record<string, any>>('/v1/tools/ndvi')).body;
+    expect(ndvi).toMatchObject({ catalog: 'openeo', function: 'vegetation_index', prerequisites: ['atmospheric_correction'] });
+    const index = (await call<Record<string, any>>(`/v1/tools/${encodeURIComponent('index:NDVI')}`)).body;
+    expect(index).toMatchObject({ catalog: 'spectral-indices', function: 'vegetation_index' });
+    expect(index.inputs[0].bands).toEqual(expect.arrayContaining(['nir', 'red']));
+    expect(index.produces).toEqual(expect.arrayContaining(['ndvi', 'vegetation_index']));
+    const cva = (await call<Record<string, any>>('/v1/tools/cva_change_detector')).body;
+    expect(cva).toMatchObject({ catalog: 'domain', function: 'change_detection' });
+    expect(cva.prerequisites).toEqual(expect.arrayContaining(['image_registration', 'atmospheric_correction']));
+    expect(cva.capabilityText).toMatch(/Requires first: .*registration/i);
+    expect((await call<Record<string, any>>('/v1/tools/atmospheric_correction')).body.catalog).toBe('domain');
+  });
+
+  it('explains every result and keeps score = alpha*similarity + beta*complementarity for the leaders', async () => {
+    const result = await search('Compute NDVI for my Sentinel-2 tile', { dataSource: 'Sentinel-2', processingLevel: 'L2A' }, 5);
+    expect(['ndvi', 'index:NDVI', 'ndvi_calculator']).toContain(result.tools[0]?.id);
+    for (const t of result.tools) expect(t.why).toMatch(/^matches /);
+    const top = result.tools[0]!;
+    expect(top.score).toBeCloseTo(0.75 * top.similarity + 0.25 * top.complementarity, 2);
+    expect(result.parsed).toMatchObject({ taskType: 'vegetation_index', dataSource: 'Sentinel-2', processingLevel: 'L2A' });
+  });
+
+  it('L1C vs L2A: the same request changes missing prerequisites and ranking as an EO expert expects', async () => {
+    const query = 'Compute NDVI from Sentinel-2 imagery';
+    const l1c = await search(query, { dataSource: 'Sentinel-2', processingLevel: 'L1C' });
+    const l2a = await search(query, { dataSource: 'Sentinel-2', processingLevel: 'L2A' });
+    // Same task either way…
+    expect(['ndvi', 'index:NDVI', 'ndvi_calculator']).toContain(l1c.tools[0]?.id);
+    expect(['ndvi', 'index:NDVI', 'ndvi_calculator']).toContain(l2a.tools[0]?.id);
+    // …but top-of-atmosphere data lacks atmospheric correction, surface reflectance does not.
+    expect(l1c.tools[0]?.missingPrerequisites).toEqual(['atmospheric_correction']);
+    expect(l2a.tools[0]?.missingPrerequisites).toEqual([]);
+    expect(l1c.tools[0]!.complementarity).toBeLessThan(l2a.tools[0]!.complementarity);
+    // The correction step is lifted into the L1C results, right after the tool it serves; on L2A data it is
+    // redundant and drops out.
+    const rankL1c = l1c.tools.findIndex((t) => t.id === 'atmospheric_correction');
+    expect(rankL1c).toBeGreaterThan(0);
+    expect(rankL1c).toBeLessThan(5);
+    expect(l1c.tools[rankL1c]?.why).toContain('provides the missing');
+    expect(l2a.tools.map((t) => t.id)).not.toContain('atmospheric_correction');
+    // The L1C answer comes with a workflow that corrects first.
+    expect(l1c.workflow?.steps.map((s) => s.toolId).slice(0, 2)).toEqual(['atmospheric_correction', l1c.tools[0]?.id]);
+  });
+
+  it('judges SAR levels and image pairs the same way', async () => {
+    const grd = await search('Map flooded areas from Sentinel-1 images acquired before and after the storm', { dataSource: 'Sentinel-1', processingLevel: 'GRD' });
+    const rtc = await search('Map flooded areas from Sentinel-1 images acquired before and after the storm', { dataSource: 'Sentinel-1', processingLevel: 'RTC' });
+    expect(grd.tools[0]?.id).toBe('flood_mapping');
+    expect(grd.tools[0]?.missingPrerequisites).toEqual(['sar_calibration', 'sar_terrain_correction']);
+    expect(rtc.tools[0]?.missingPrerequisites).toEqual([]);
+
+    const unaligned = await search('Run change vector analysis on my two SPOT-6 scenes', { available: ['scene_a', 'scene_b'] });
+    const aligned = await search('Run change vector analysis on my two SPOT-6 scenes', { available: ['coregistered_pair'] });
+    expect(unaligned.tools[0]?.id).toBe('cva_change_detector');
+    expect(unaligned.tools[0]?.missingPrerequisites).toContain('image_registration');
+    expect(aligned.tools[0]?.missingPrerequisites).not.toContain('image_registration');
+  });
+
+  it('composes "map new buildings between two dates from L1C Sentinel-2" with correction and registration before change detection', async () => {
+    const { status, body } = await call<{ workflow: NonNullable<SearchBody['workflow']> }>('/v1/workflows/plan', {
+      query: 'map new buildings between two dates from L1C Sentinel-2',
+    });
+    expect(status).toBe(200);
+    const steps = body.workflow.steps.map((s) => s.toolId);
+    expect(body.workflow.valid).toBe(true);
+    const functions = await Promise.all(steps.map(functionOf));
+    const change = functions.indexOf('change_detection');
+    expect(change).toBeGreaterThan(0);
+    const correction = steps.findIndex((id) => id === 'atmospheric_correction' || id === 'ard_surface_reflectance');
+    const registration = steps.indexOf('image_registration');
+    expect(correction).toBeGreaterThanOrEqual(0);
+    expect(registration).toBeGreaterThanOrEqual(0);
+    expect(correction).toBeLessThan(change);
+    expect(registration).toBeLessThan(change);
+    for (const s of body.workflow.steps) expect(s.why.length).toBeGreaterThan(0);
+  });
+
+  it('decomposes a multi-step request into an ordered chain, and checks a chain given by the client', async () => {
+    const result = await search('Load the Landsat 9 collection, compute NDVI, then export the result as a GeoTIFF', {}, 10);
+    const steps = result.workflow!.steps.map((s) => s.toolId);
+    const load = steps.indexOf('load_collection');
+    const ndvi = steps.findIndex((id) => ['ndvi', 'index:NDVI', 'ndvi_calculator'].includes(id));
+    const save = steps.indexOf('save_result');
+    expect(load).toBeGreaterThanOrEqual(0);
+    expect(ndvi).toBeGreaterThan(load);
+    expect(save).toBeGreaterThan(ndvi);
+    expect((result.parsed.subTasks as string[]).length).toBe(3);
+
+    const bad = await call<{ workflow: NonNullable<SearchBody['workflow']> }>('/v1/workflows/plan', {
+      query: 'change vector analysis',
+      context: { available: ['image_t1', 'image_t2'] },
+      steps: ['cva_change_detector', 'image_registration'],
+    });
+    expect(bad.body.workflow.valid).toBe(false);
+    expect(bad.body.workflow.problems?.join(' ')).toMatch(/step 1 \(cva_change_detector\).*regist/i);
+    const good = await call<{ workflow: NonNullable<SearchBody['workflow']> }>('/v1/workflows/plan', {
+      query: 'change vector analysis',
+      context: { available: ['image_t1', 'image_t2'], processingLevel: 'L2A' },
+      steps: ['image_registration', 'cva_change_detector'],
+    });
+    expect(good.body.workflow).toMatchObject({ valid: true });
+  });
+
+  it('asks for clarification with options when the request says too little', async () => {
+    const vague = await search('process it');
+    expect(vague.clarification?.options.length).toBeGreaterThanOrEqual(2);
+    expect(vague.workflow).toBeUndefined();
+    expect((await search('Delineate burn scars after the wildfire')).clarification).toBeUndefined();
+  });
+
+  it('filters by catalog', async () => {
+    const result = await search('normalized difference water index', {}, 10);
+    const only = await call<SearchBody>('/v1/tools/search', { query: 'normalized difference water index', k: 10, catalogs: ['spectral-indices'] });
+    expect(result.tools.length).toBe(10);
+    expect(only.body.tools.length).toBeGreaterThan(0);
+    expect(new Set(only.body.tools.map((t) => t.id.split(':')[0]))).toEqual(new Set(['index']));
+  });
+
+  it('re-embeds every tool for a model change, keeping search working', async () => {
+    expect(await reembedTools(db.db, embedder)).toBe(474);
+    const result = await search('Extract building footprints from 0.5 m WorldView-3 imagery', {}, 3);
+    expect(result.tools[0]?.id).toBe('building_extraction');
+  }, 120_000);
+
+  it('keeps the standard check queries answered (drift monitor baseline)', async () => {
+    const report = await runToolCheck(db.db, embedder, loadCheckQueries());
+    expect(report.tools).toBe(474);
+    expect(report.summary.mrr10).toBeGreaterThanOrEqual(0.85);
+    expect(report.summary.missingOk).toBe(1);
+  }, 120_000);
+});

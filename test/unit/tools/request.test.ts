@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { parseLevel, parseTemporal, parseToolRequest, splitClauses } from '../../../src/tools/request.ts';
+import { lexicalTerms, buildLexicalIndex, docTerms, topLexical, queryTerms } from '../../../src/tools/lexical.ts';
+
+describe('request channel: slots', () => {
+  it('reads task type, target product, data source and level from an English request', () => {
+    const p = parseToolRequest('Compute NDVI for my Sentinel-2 L2A tile over the Po valley');
+    expect(p.taskTypes[0]?.id).toBe('vegetation_index');
+    expect(p.target.products[0]?.id).toBe('ndvi');
+    expect(p.dataSources).toEqual(['Sentinel-2']);
+    expect(p.processingLevel).toBe('L2A');
+    expect(p.spatial).toEqual({ kind: 'place', text: 'Po valley' });
+  });
+
+  it('reads Chinese requests, including Latin terms written against Han characters', () => {
+    const p = parseToolRequest('用哨兵二号L1C数据计算NDVI');
+    expect(p.dataSources).toEqual(['Sentinel-2']);
+    expect(p.processingLevel).toBe('L1C');
+    expect(p.target.products[0]?.id).toBe('ndvi');
+    expect(parseToolRequest('从高分二号影像中提取道路网络').target.products[0]?.id).toBe('road_network');
+  });
+
+  it('resolves dates, intervals and seasons', () => {
+    expect(parseTemporal('acquisitions between 2021-06-01 and 2021-08-31', [])).toMatchObject({ start: '2021-06-01', end: '2021-08-31' });
+    expect(parseTemporal('filter it to summer 2022', [])).toMatchObject({ start: '2022-06-01', end: '2022-08-31' });
+    expect(parseTemporal('relative to the 1991-2020 normal', [])).toMatchObject({ start: '1991-01-01', end: '2020-12-31', shape: 'series' });
+    expect(parseTemporal('scenes from 2018 and 2023', [])).toMatchObject({ shape: 'pair', dates: ['2018-01-01', '2023-01-01'] });
+    expect(parseTemporal('2020年6月的影像', [])?.dates).toEqual(['2020-06-01']);
+    // Resolutions are not years.
+    expect(parseTemporal('super-resolve to 2.5 m', [])).toBeUndefined();
+  });
+
+  it('sets a processing level only from level codes, not from product words', () => {
+    expect(parseLevel('Compute EVI from Landsat-8 Collection 2 Level-1 scenes', ['Landsat-8'])).toBe('L1TP');
+    expect(parseLevel('Calibrate a Sentinel-1 GRD scene', ['Sentinel-1'])).toBe('GRD');
+    expect(parseLevel('speckle filter on sigma0 backscatter', ['Sentinel-1'])).toBeUndefined();
+  });
+
+  it('reads what the data is and is not from the text', () => {
+    const notAligned = parseToolRequest('Apply change vector analysis to my SPOT-7 scenes; they have not been co-registered yet.');
+    expect(notAligned.lacks).toContain('image_registration');
+    expect(notAligned.taskTypes[0]?.id).toBe('change_detection');
+    const aligned = parseToolRequest('Run change vector analysis on a co-registered Landsat pair');
+    expect(aligned.has).toContain('image_registration');
+    // Two dates and nothing said about alignment: an image pair, not yet co-registered.
+    expect(parseToolRequest('map new buildings between two dates from L1C Sentinel-2').context.available).toContain('image_pair');
+  });
+
+  it('treats a variable before an operation as its operand ("LST anomalies" asks for anomalies)', () => {
+    const p = parseToolRequest('Compute land surface temperature anomalies relative to the 1991-2020 climatological normal');
+    expect(p.taskTypes[0]?.id).toBe('climatology');
+  });
+});
+
+describe('request channel: multi-step requests', () => {
+  it('splits at sequence words and before verbs, not at every "and"', () => {
+    expect(splitClauses('Load the collection, filter it to summer 2022, compute NDVI and save the result as GeoTIFF.')).toEqual([
+      'Load the collection',
+      'filter it to summer 2022',
+      'compute NDVI',
+      'save the result as GeoTIFF.',
+    ]);
+    expect(splitClauses('Orthorectify a scene using its RPC coefficients and a DEM.')).toHaveLength(1);
+    expect(splitClauses('利用两期分类图做分类后比较，并统计各类变化的面积。')).toHaveLength(2);
+  });
+
+  it('makes sub-tasks, sharing the object with bare verbs and folding state clauses away', () => {
+    const p = parseToolRequest('Calibrate, speckle-filter and terrain-correct a Sentinel-1 GRD scene.');
+    expect(p.subTasks.map((s) => s.text)).toEqual(['Calibrate', 'speckle-filter', 'terrain-correct a Sentinel-1 GRD scene.']);
+    expect(p.subTasks[0]?.query).toContain('a Sentinel-1 GRD scene');
+    expect(parseToolRequest('Apply change vector analysis to my scenes; they have not been co-registered yet.').subTasks).toEqual([]);
+    expect(parseToolRequest('Detect aircraft at an airport and return bounding boxes.').subTasks).toEqual([]);
+  });
+});
+
+describe('lexical index', () => {
+  it('uses the embedder stems and adjacent-word bigrams', () => {
+    const terms = lexicalTerms('Radiometric calibration of VH/VV ratios');
+    expect(terms.has('calibr')).toBe(true);
+    expect(terms.has('vh_vv')).toBe(true);
+    expect(lexicalTerms('calibrate').has('calibr')).toBe(true);
+  });
+
+  it('ranks the document with the rare matching term first', () => {
+    const index = buildLexicalIndex(
+      [
+        ['a', 'VH-VV ratio of backscatter'],
+        ['b', 'VV-VH ratio of backscatter'],
+        ['c', 'normalized difference of two bands'],
+      ].map(([id, text]) => [id!, docTerms({ id: id!, fields: [{ text: text!, weight: 1 }] })] as [string, ReturnType<typeof docTerms>]),
+    );
+    expect(topLexical(index, queryTerms('VH/VV ratio'), 3)[0]?.[0]).toBe('a');
+  });
+});
