@@ -1,9 +1,11 @@
 import type { Migration } from 'kysely';
 import * as places from './0001_places.ts';
 import * as tools from './0002_tools.ts';
+import * as readonlyRole from './0003_readonly_role.ts';
 
 /** Every migration, by name in order. A static list: no file-system scan, the same in every runner. */
 export const migrations: Record<string, Migration> = {
   '0001_places': places,
   '0002_tools': tools,
+  '0003_readonly_role': readonlyRole,
 };

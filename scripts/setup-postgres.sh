@@ -68,6 +68,12 @@ psql_admin -c "DO \$\$ BEGIN
   END IF;
 END \$\$;"
 
+# The SELECT-only role that question answering switches to in server mode (migrations/0003 grants it).
+psql_admin -c "DO \$\$ BEGIN
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'srag_reader') THEN CREATE ROLE srag_reader NOLOGIN; END IF;
+END \$\$;"
+psql_admin -c "GRANT srag_reader TO $ROLE"
+
 # The extensions are created by the superuser here (PostGIS is not a trusted extension); the service's
 # migrations then find them present. The template lets tests clone a fresh database per test file.
 for db in "$DATABASE" "$TEMPLATE"; do

@@ -28,6 +28,26 @@ const configSchema = z.object({
   EMBEDDINGS_API_KEY: optionalText,
   EMBEDDINGS_TIMEOUT_MS: milliseconds.default(10_000),
   API_KEY: optionalText,
+  /** Requests per minute per client on the expensive routes (ask, tool search, workflow plans, imports); 0: no limit. */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(600),
+  /** Largest JSON body on every route but the import (which has its own 20 MB limit). */
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(1024 * 1024),
+  /** The expensive read routes answer 503 after this long (the work still finishes in the background). */
+  REQUEST_TIMEOUT_MS: milliseconds.default(60_000),
+  /** At most this many expensive read requests run at once; more get 503 at once. 0: no limit. */
+  MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(0).max(10_000).default(32),
+  /** Server mode: `statement_timeout` of the question-answering connections. */
+  QUERY_TIMEOUT_MS: milliseconds.default(10_000),
+  /** Server mode: the role question answering runs as (SELECT only); `none`: do not switch roles. */
+  DATABASE_READER_ROLE: z
+    .string()
+    .trim()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'a lower-case PostgreSQL role name, or none')
+    .default('srag_reader'),
+  /** Server mode: a separate login (that can only SELECT) for question answering, instead of switching roles. */
+  DATABASE_READER_URL: optionalText.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+  /** Largest `bbox` area (square degrees) on the OGC items routes; 64800 = the whole world. */
+  MAX_BBOX_AREA_DEG2: z.coerce.number().positive().max(64_800).default(64_800),
 });
 
 export type Config = Readonly<z.infer<typeof configSchema>>;

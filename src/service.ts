@@ -5,6 +5,8 @@ import type { Config } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createApp } from './http/app.ts';
+import { securityOptionsFromConfig } from './http/security.ts';
+import { openReader, type ReaderHandle } from './db/readonly-role.ts';
 import type { Lifecycle } from './http/health.routes.ts';
 import type { AppEnv } from './http/openapi-app.ts';
 import { createConfiguredEmbedder } from './embedding/configured.ts';
@@ -55,7 +57,29 @@ export async function startService(config: Config, options: StartOptions = {}): 
     config.LLM_BASE_URL && config.LLM_MODEL
       ? createLlmPlanner({ baseURL: config.LLM_BASE_URL, model: config.LLM_MODEL, apiKey: config.LLM_API_KEY, timeoutMs: config.LLM_TIMEOUT_MS })
       : undefined;
-  const app = createApp({ db: database.db, embedder, llm, mode: database.mode, log, lifecycle });
+  // Server mode: question answering on read-only, time-bounded connections as a SELECT-only role.
+  let reader: ReaderHandle | undefined;
+  if (database.mode === 'server' && config.DATABASE_URL) {
+    reader = await openReader(database.db, {
+      databaseUrl: config.DATABASE_URL,
+      readerUrl: config.DATABASE_READER_URL,
+      role: config.DATABASE_READER_ROLE,
+      poolSize: config.DATABASE_POOL_SIZE,
+      statementTimeoutMs: config.QUERY_TIMEOUT_MS,
+    });
+    if (reader.warning) log.warn(reader.warning);
+    else log.info({ role: reader.role ?? 'DATABASE_READER_URL', statementTimeoutMs: config.QUERY_TIMEOUT_MS }, 'question answering on read-only connections');
+  }
+  const app = createApp({
+    db: database.db,
+    embedder,
+    llm,
+    mode: database.mode,
+    log,
+    lifecycle,
+    ...(reader ? { readDb: reader.db } : {}),
+    security: securityOptionsFromConfig(config),
+  });
   options.configureApp?.(app);
 
   const server = await listen(app, config.HOST, config.PORT);
@@ -68,6 +92,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       lifecycle.draining = true;
       log.info('shutting down: finishing in-flight requests');
       await closeServer(server, config.SHUTDOWN_TIMEOUT_MS);
+      await reader?.close();
       await database.close();
       log.info('stopped');
     })());

@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
@@ -23,7 +24,7 @@ const INT8_OID = 20;
 const NUMERIC_OID = 1700;
 
 /** Counts and sums as JavaScript numbers in server mode, as PGlite gives them: one result shape for both modes. */
-function numericTypes(): pg.CustomTypesConfig {
+export function numericTypes(): pg.CustomTypesConfig {
   return {
     getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
       if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => Number(value);
@@ -41,6 +42,9 @@ async function openServer(connectionString: string, max: number): Promise<Databa
   const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: 5_000, types: numericTypes() });
   // An idle client losing its server (restart, failover) must not crash the process.
   pool.on('error', () => undefined);
+  // A checked-out client (pg-pool removes its idle listener) emits 'error' when its server goes away: without a
+  // listener that is an uncaught exception that ends the process. The failed query still rejects (503).
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   try {
     await sql`SELECT 1`.execute(db);
@@ -52,7 +56,10 @@ async function openServer(connectionString: string, max: number): Promise<Databa
 }
 
 async function openEmbedded(dataDir: string): Promise<DatabaseHandle> {
-  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+  if (!dataDir.startsWith('memory://')) {
+    mkdirSync(dataDir, { recursive: true });
+    assertWritable(dataDir);
+  }
   const worker = new PgliteWorker(dataDir);
   const db = new Kysely<Database>({ dialect: pgliteDialect(worker) });
   try {
@@ -62,6 +69,35 @@ async function openEmbedded(dataDir: string): Promise<DatabaseHandle> {
     throw new Error(`cannot open the embedded database in ${dataDir}: ${(error as Error).message}`);
   }
   return { db, mode: 'embedded', close: () => db.destroy() };
+}
+
+/**
+ * PGlite waits forever on a data directory it cannot write (measured), so that is checked first: a probe
+ * file in the directory, and write access to everything in it.
+ */
+function assertWritable(dataDir: string): void {
+  const fail = (what: string, error: unknown) => {
+    throw new Error(`the embedded data directory ${dataDir} is not writable (${what}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  };
+  const probe = join(dataDir, `.write-check-${process.pid}`);
+  try {
+    writeFileSync(probe, '');
+    rmSync(probe, { force: true });
+  } catch (error) {
+    fail('cannot create a file', error);
+  }
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      try {
+        accessSync(path, constants.W_OK);
+      } catch (error) {
+        fail(path, error);
+      }
+      if (entry.isDirectory()) walk(path);
+    }
+  };
+  walk(dataDir);
 }
 
 export function redact(url: string): string {

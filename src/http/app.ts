@@ -14,6 +14,7 @@ import { docsPage } from './docs-page.ts';
 import { healthRoutes, type Lifecycle } from './health.routes.ts';
 import { createRouter, type AppEnv } from './openapi-app.ts';
 import { ApiError, problem } from './problem.ts';
+import { dependencyFailure, installSecurity, type SecurityOptions } from './security.ts';
 
 const STATUS_TITLES: Record<number, string> = {
   400: 'Bad Request',
@@ -34,6 +35,10 @@ export interface AppDeps {
   mode: DatabaseMode;
   log: Logger;
   lifecycle: Lifecycle;
+  /** Server mode: the read-only, time-bounded connections question answering runs on (src/db/readonly-role.ts). */
+  readDb?: Db;
+  /** Auth, rate limits, body limits, work bounds (src/http/security.ts); omitted: IN_PROCESS_SECURITY (no rate limit). */
+  security?: SecurityOptions;
 }
 
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
@@ -54,9 +59,11 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     );
   });
 
+  installSecurity(app, deps.security);
+
   app.route('/', healthRoutes(deps.db, deps.lifecycle));
   app.route('/', placesRoutes(deps.db, deps.embedder));
-  app.route('/', askRoutes(deps));
+  app.route('/', askRoutes({ ...deps, db: deps.readDb ?? deps.db }));
   app.route('/', toolsRoutes(deps.db, deps.embedder));
   app.route('/', webRoutes({ db: deps.db }));
 
@@ -77,6 +84,11 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     if (error instanceof HTTPException) {
       const status = error.status as ContentfulStatusCode;
       return problem(c, new ApiError(status, STATUS_TITLES[status] ?? 'Error', error.message));
+    }
+    const failure = dependencyFailure(c, error);
+    if (failure) {
+      deps.log.warn({ requestId: c.get('requestId'), err: error }, 'dependency unavailable');
+      return failure;
     }
     deps.log.error({ requestId: c.get('requestId'), err: error }, 'unhandled error');
     return problem(c, new ApiError(500, 'Internal Server Error', 'an unexpected error occurred; see the server log'));
