@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as places from './0001_places.ts';
 import * as tools from './0002_tools.ts';
 import * as readonlyRole from './0003_readonly_role.ts';
+import * as memory from './0004_memory.ts';
 
 /** Every migration, by name in order. A static list: no file-system scan, the same in every runner. */
 export const migrations: Record<string, Migration> = {
   '0001_places': places,
   '0002_tools': tools,
   '0003_readonly_role': readonlyRole,
+  '0004_memory': memory,
 };

@@ -53,9 +53,71 @@ export interface ToolsRevisionTable {
   revision: ColumnType<number, never, never>;
 }
 
+/** Workflow memory (migrations/0004_memory.ts); bigint ids and counts are read as numbers. */
+export interface RunsTable {
+  id: Generated<number>;
+  request: string;
+  task_type: string;
+  context: ColumnType<Record<string, unknown>, string, string>;
+  steps: ColumnType<unknown[], string, string>;
+  outcome: string;
+  answer: string | null;
+  rating: number | null;
+  client: string;
+  fingerprint: string;
+  status: 'accepted' | 'rejected';
+  reasons: string[];
+  created_at: ColumnType<Date, never, never>;
+}
+
+export interface MemoryWorkflowsTable {
+  id: Generated<number>;
+  task_type: string;
+  description: string;
+  requests: string[];
+  tool_sequence: string[];
+  parameter_hints: ColumnType<Record<string, unknown>, string, string>;
+  caveats: string[];
+  provenance: number[];
+  success_count: number;
+  failure_count: number;
+  embedding: ColumnType<string | null, string | null, string | null>;
+  updated_at: ColumnType<Date, never, string>;
+}
+
+export interface MemoryTransitionsTable {
+  from_tool: string;
+  to_tool: string;
+  count: number;
+}
+
+export interface MemoryExperiencesTable {
+  id: Generated<number>;
+  task_type: string;
+  tool_id: string;
+  condition: string;
+  action: string;
+  source_step: number;
+  provenance: number[];
+  success_count: number;
+  failure_count: number;
+  updated_at: ColumnType<Date, never, string>;
+}
+
+export interface MemorySopsTable {
+  task_type: string;
+  procedure: string;
+  rebuilt_at: ColumnType<Date, never, string>;
+}
+
 export interface Database {
   places: PlacesTable;
   embedding_spaces: EmbeddingSpacesTable;
   tools: ToolsTable;
   tools_revision: ToolsRevisionTable;
+  runs: RunsTable;
+  memory_workflows: MemoryWorkflowsTable;
+  memory_transitions: MemoryTransitionsTable;
+  memory_experiences: MemoryExperiencesTable;
+  memory_sops: MemorySopsTable;
 }

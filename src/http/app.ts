@@ -9,6 +9,7 @@ import { askRoutes } from '../ask/ask.routes.ts';
 import type { LlmPlanner } from '../planning/llm-planner.ts';
 import { toolsRoutes } from '../tools/tools.routes.ts';
 import { webRoutes } from '../web/web.routes.ts';
+import { memoryRoutes } from '../memory/memory.routes.ts';
 import type { Logger } from '../log.ts';
 import { docsPage } from './docs-page.ts';
 import { healthRoutes, type Lifecycle } from './health.routes.ts';
@@ -65,6 +66,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/', placesRoutes(deps.db, deps.embedder));
   app.route('/', askRoutes({ ...deps, db: deps.readDb ?? deps.db }));
   app.route('/', toolsRoutes(deps.db, deps.embedder));
+  app.route('/', memoryRoutes(deps.db));
   app.route('/', webRoutes({ db: deps.db }));
 
   app.doc31('/openapi.json', {

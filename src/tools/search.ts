@@ -29,6 +29,7 @@ import { recallByVector } from './repository.ts';
 import { parseToolRequest, type ParsedRequest, type SubTask, type Weighted } from './request.ts';
 import type { Temporal, ToolRecord } from './schema.ts';
 import { composeWorkflow, producerOf, type Workflow } from './workflow.ts';
+import { applyMemoryPriors, type MemoryUsed } from '../memory/priors.ts';
 
 export interface ScoringWeights {
   /** final = alpha * similarity + beta * complementarity */
@@ -72,6 +73,8 @@ export interface ToolSearchRequest {
   context?: RequestContext;
   catalogs?: string[];
   weights?: Partial<ScoringWeights>;
+  /** Apply workflow-memory priors (src/memory); default true. */
+  memory?: boolean;
 }
 
 export interface ToolHit {
@@ -100,6 +103,8 @@ export interface ToolSearchResponse {
   parsed: ParsedSummary;
   workflow?: Workflow;
   clarification?: Clarification;
+  /** Which memory items guided the ranking (issue 6). */
+  memory?: MemoryUsed;
 }
 
 /** The request channel's reading, as returned to clients. */
@@ -599,6 +604,7 @@ export interface PlanResult {
   parsed: ParsedRequest;
   workflow?: Workflow;
   clarification?: Clarification;
+  memory?: MemoryUsed;
 }
 
 /** Runs the request: ranking (per sub-task for multi-step requests), explanations and the workflow. */
@@ -613,21 +619,23 @@ export async function runToolSearch(db: Db, embedder: Embedder, request: ToolSea
 
   const need = needOf(parsed);
   const ranked = await rankForNeed(db, embedder, snapshot, need, options);
+  const memory = request.memory === false ? {} : await applyMemoryPriors(db, parsed, ranked);
   const tools = ranked.slice(0, k).map((s) => toHit(s, parsed, snapshot, need));
   const clarification = clarificationFor(parsed, ranked);
   let workflow: Workflow | undefined;
   const main = ranked[0];
   if (main && !clarification) {
-    const chain = conceptChain(parsed, snapshot, main.tool) ?? [main.tool];
+    const remembered = memory.chain?.toolIds.map((id) => snapshot.lookup(id)).filter((t): t is ToolRecord => !!t);
+    const chain = (remembered?.length ? remembered : undefined) ?? conceptChain(parsed, snapshot, main.tool) ?? [main.tool];
     const relevance = new Map(ranked.map((s) => [s.tool.id, s.similarity]));
     workflow = composeWorkflow(
-      { steps: chain.map((t) => ({ tool: t, why: t === main.tool ? 'best match for the request' : `typical step of this task` })), context: parsed.context },
+      { steps: chain.map((t) => ({ tool: t, why: t.id === main.tool.id ? 'best match for the request' : remembered?.length ? `step of ${memory.chain!.why}` : `typical step of this task` })), context: parsed.context },
       snapshot,
       { candidates: ranked.slice(0, 8).map((s) => s.tool), relevance },
     );
     if (workflow.steps.length < 2) workflow = undefined;
   }
-  return { tools, parsed, ...(workflow ? { workflow } : {}), ...(clarification ? { clarification } : {}) };
+  return { tools, parsed, ...(workflow ? { workflow } : {}), ...(clarification ? { clarification } : {}), ...(memory.used ? { memory: memory.used } : {}) };
 }
 
 async function multiStep(db: Db, embedder: Embedder, snapshot: CatalogSnapshot, parsed: ParsedRequest, options: RankOptions, k: number): Promise<PlanResult> {
@@ -683,6 +691,7 @@ export async function searchTools(db: Db, embedder: Embedder, request: ToolSearc
     parsed: summarise(result.parsed),
     ...(result.workflow ? { workflow: result.workflow } : {}),
     ...(result.clarification ? { clarification: result.clarification } : {}),
+    ...(result.memory ? { memory: result.memory } : {}),
   };
 }
 
