@@ -95,7 +95,9 @@ describe.skipIf(!hasNycData)(`SIGTERM under load (${testMode} mode)`, () => {
       'Somewhere to get a steak dinner near Grand Central Terminal?',
     ];
     const inFlight = questions.map((q) => ask(service.url, q).then(async (res) => ({ status: res.status, body: (await res.json()) as { answer?: string } })));
-    await new Promise((r) => setTimeout(r, 150));
+    // Long enough for all six connections to be accepted on a loaded machine (PGlite answers them one at a
+    // time, so most are still in flight), short enough that they are not all answered yet.
+    await new Promise((r) => setTimeout(r, 500));
     process.emit('SIGTERM', 'SIGTERM');
     const results = await Promise.all(inFlight);
     expect(results.map((r) => r.status)).toEqual(questions.map(() => 200));
