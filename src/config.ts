@@ -19,6 +19,8 @@ const configSchema = z.object({
   /** `auto`: load the default seed when the database holds no places; `none`: never. */
   SEED: z.enum(['auto', 'none']).default('auto'),
   SHUTDOWN_TIMEOUT_MS: milliseconds.default(15_000),
+  /** On SIGTERM, readiness fails at once but the server keeps accepting this long before it closes. */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(60_000).default(500),
   LLM_BASE_URL: optionalText.pipe(z.url().optional()),
   LLM_MODEL: optionalText,
   LLM_API_KEY: optionalText,

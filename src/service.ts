@@ -91,6 +91,9 @@ export async function startService(config: Config, options: StartOptions = {}): 
     (stopping ??= (async () => {
       lifecycle.draining = true;
       log.info('shutting down: finishing in-flight requests');
+      // Connections accepted just before the signal may not have had their request read yet; closing the
+      // server now would reset them as idle. A short grace lets them in (readiness already says 503).
+      await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_GRACE_MS));
       await closeServer(server, config.SHUTDOWN_TIMEOUT_MS);
       await reader?.close();
       await database.close();

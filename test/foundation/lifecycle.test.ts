@@ -80,7 +80,7 @@ describe(`lifecycle (${testMode} mode)`, () => {
     const inFlight = fetch(`${service.url}/test/in-flight`);
     await new Promise((r) => setTimeout(r, 200));
     process.emit('SIGTERM', 'SIGTERM');
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 800)); // past the default 500 ms grace
     expect(service.lifecycle.draining).toBe(true);
     expect(exitCodes).toEqual([]); // still waiting for the request
     await expect(fetch(`${service.url}/livez`)).rejects.toThrow(); // no new connections
