@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { benchAsk } from './ask.ts';
+import { benchIngest } from './ingest.ts';
 import { benchStartup } from './startup.ts';
 import { benchToolSearch } from '../src/tools/bench.ts';
 
@@ -7,6 +8,7 @@ import { benchToolSearch } from '../src/tools/bench.ts';
 const benches: Record<string, () => Promise<unknown>> = {
   startup: benchStartup,
   ask: benchAsk,
+  ingest: benchIngest,
   tools: () => benchToolSearch(),
 };
 

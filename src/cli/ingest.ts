@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { IngestError } from '../ingest/feature.ts';
 import { readPlaces } from '../ingest/formats.ts';
-import { loadPlaces } from '../ingest/load.ts';
+import { loadPlaces, type LoadReport } from '../ingest/load.ts';
 import { runCommand } from './context.ts';
-import { endProgress, progressReporter } from './progress.ts';
+import { progressReporter } from './progress.ts';
 
 const usage = `usage: npm run ingest -- <file>... [--source NAME] [--replace] [--skip-invalid]
                          [--id-property PROP] [--category CATEGORY]
@@ -36,15 +36,24 @@ await runCommand(async ({ database, embedder }) => {
       skipInvalid: values['skip-invalid'],
       idProperty: values['id-property'],
       defaultCategory: values.category,
+      // The loader builds descriptions from tags itself, with the street and neighbourhood.
+      describe: false,
       onWarning: (w) => (values['skip-invalid'] ? skipped : warnings).push(w),
+      // Bytes read: the share of the file done and the ETA on the progress line.
+      onBytes: (read, total) => progress.bytes(read, total),
     });
     const sourceOfFile = values.source;
-    const report = await loadPlaces(database.db, embedder, features, {
-      replaceSources: values.replace && sourceOfFile ? [sourceOfFile] : [],
-      deferVectorIndex: database.mode === 'embedded',
-      onProgress: (p) => progress(p.features, p.elapsedMs),
-    });
-    endProgress();
+    let report: LoadReport;
+    try {
+      report = await loadPlaces(database.db, embedder, features, {
+        replaceSources: values.replace && sourceOfFile ? [sourceOfFile] : [],
+        // Embedded: one connection anyway, so always the bulk mode; server: the loader decides (first loads).
+        deferVectorIndex: database.mode === 'embedded' ? true : undefined,
+        onProgress: (p) => progress.features(p.features, p.elapsedMs, p.phase),
+      });
+    } finally {
+      progress.end();
+    }
     const rate = Math.round(report.read / Math.max(report.ms / 1000, 0.001));
     console.log(
       `${file}: ${report.written} places written (${report.read} read, ${rate}/s, ${report.ms} ms)` +

@@ -58,12 +58,15 @@ export class PgliteWorker {
     this.pending.clear();
   }
 
-  async call(message: { kind: string; sql?: string; params?: readonly unknown[] }): Promise<WorkerReply> {
+  async call(
+    message: { kind: string; sql?: string; params?: readonly unknown[]; blob?: Uint8Array },
+    transfer: ArrayBuffer[] = [],
+  ): Promise<WorkerReply> {
     if (this.exited) throw new Error('the embedded database is closed');
     const id = ++this.nextId;
     const reply = await new Promise<WorkerReply>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ ...message, id });
+      this.worker.postMessage({ ...message, id }, transfer);
     });
     if (!reply.ok) {
       throw new PgliteError(reply.error?.message ?? 'embedded database error', reply.error?.code, reply.error?.detail);
@@ -128,13 +131,27 @@ class PgliteDriver implements Driver {
   }
 }
 
+/**
+ * The data of a `COPY ... FROM '/dev/blob'` statement in the embedded database (PGlite reads the device
+ * from the query's blob): pass it as the only parameter of a raw query,
+ * `db.executeQuery(CompiledQuery.raw("COPY t FROM '/dev/blob' WITH (FORMAT binary)", [new CopyData(bytes)]))`.
+ * The bytes are transferred to the database thread, not copied: the caller must not reuse them.
+ */
+export class CopyData {
+  constructor(readonly bytes: Uint8Array) {}
+}
+
 class PgliteConnection implements DatabaseConnection {
   release?: () => void;
 
   constructor(private readonly pglite: PgliteWorker) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const reply = await this.pglite.call({ kind: 'query', sql: query.sql, params: query.parameters });
+    const [first] = query.parameters;
+    const copy = first instanceof CopyData ? first.bytes : undefined;
+    const reply = copy
+      ? await this.pglite.call({ kind: 'query', sql: query.sql, params: [], blob: copy }, transferable(copy))
+      : await this.pglite.call({ kind: 'query', sql: query.sql, params: query.parameters });
     return {
       rows: (reply.rows ?? []) as R[],
       numAffectedRows: BigInt(reply.affectedRows ?? 0),
@@ -145,6 +162,12 @@ class PgliteConnection implements DatabaseConnection {
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('streaming queries are not supported by the embedded database');
   }
+}
+
+function transferable(bytes: Uint8Array): ArrayBuffer[] {
+  const buffer = bytes.buffer;
+  // Only a buffer that holds exactly these bytes is handed over; a view into a larger one is copied.
+  return buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength ? [buffer] : [];
 }
 
 export function pgliteDialect(pglite: PgliteWorker): Dialect {

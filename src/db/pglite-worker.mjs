@@ -36,7 +36,9 @@ parentPort.on('message', async (msg) => {
       await open();
       parentPort.postMessage({ id: msg.id, ok: true });
     } else if (msg.kind === 'query') {
-      const result = await db.query(msg.sql, msg.params ?? []);
+      // `blob`: the data a `COPY ... FROM '/dev/blob'` statement reads.
+      const options = msg.blob ? { blob: new Blob([msg.blob]) } : undefined;
+      const result = await db.query(msg.sql, msg.params ?? [], options);
       parentPort.postMessage({
         id: msg.id,
         ok: true,

@@ -7,12 +7,13 @@
  * the feature; every column except the coordinates is kept as a tag (empty cells are dropped).
  * Errors name the physical line (the header is line 1), which is what a spreadsheet user can find.
  */
-import { createReadStream, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readStreamReporting } from './bytes.js';
 import { open } from 'node:fs/promises';
 import { pipeline } from 'node:stream';
 import { parse, type CsvError } from 'csv-parse';
 import { normaliseCategory } from './category.js';
-import { describePlace } from './describe.js';
+import { describePlace, hasProse } from './describe.js';
 import { IngestError, type PlaceFeature, type PlaceGeometry, type ReaderOptions } from './feature.js';
 import { parseGeometry } from './geometry.js';
 import { parseWkt } from './wkt.js';
@@ -57,7 +58,7 @@ export async function* readCsv(path: string, opts: CsvReadOptions = {}): AsyncGe
       return undefined;
     },
   });
-  pipeline(createReadStream(path), parser, () => {});
+  pipeline(readStreamReporting(path, opts.onBytes), parser, () => {});
 
   let header: string[] | null = null;
   let cols: Columns | null = null;
@@ -73,7 +74,7 @@ export async function* readCsv(path: string, opts: CsvReadOptions = {}): AsyncGe
       }
       let place: PlaceFeature;
       try {
-        place = toPlace(record, header, cols!, source, line);
+        place = toPlace(record, header, cols!, source, line, opts.describe !== false);
       } catch (e) {
         report(new IngestError(path, `line ${line}`, e instanceof Error ? e.message : String(e)));
         continue;
@@ -164,7 +165,7 @@ function findColumns(path: string, header: string[]): Columns {
   return { ...cols, lon: hasLonLat ? cols.lon : -1, lat: hasLonLat ? cols.lat : -1, tagColumns: header.map((_, i) => i).filter((i) => !geometryCols.has(i)) };
 }
 
-function toPlace(record: string[], header: string[], cols: Columns, source: string, line: number): PlaceFeature {
+function toPlace(record: string[], header: string[], cols: Columns, source: string, line: number, describe: boolean): PlaceFeature {
   if (record.length !== header.length) throw new Error(`has ${record.length} fields, the header has ${header.length}`);
   const geometry = rowGeometry(record, header, cols);
 
@@ -185,7 +186,8 @@ function toPlace(record: string[], header: string[], cols: Columns, source: stri
     description: '',
     geometry,
   };
-  place.description = describePlace(place);
+  place.descriptionFromTags = !hasProse(place);
+  if (describe || !place.descriptionFromTags) place.description = describePlace(place);
   return place;
 }
 

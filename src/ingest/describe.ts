@@ -161,6 +161,12 @@ function otherNames(tags: Readonly<Record<string, string>>, name: string | null)
   return out;
 }
 
+/** Whether the description of this feature is the source's own prose (kept verbatim, no context added). */
+export function hasProse(feature: PlaceFeature): boolean {
+  if (isOsm(feature)) return false;
+  return PROSE_KEYS.some((key) => Boolean(feature.tags[key]?.trim()));
+}
+
 /**
  * One to a few English sentences about a place. `context` adds facts found by spatial joins that the
  * tags do not hold (the street a shop is on, the neighbourhood).
@@ -228,4 +234,23 @@ export function describePlace(feature: PlaceFeature, context: DescribeContext = 
   if (note) out.push(sentence(note));
 
   return out.join(' ');
+}
+
+/** Stands for a street name not known yet; see describeWithStreetSlot. */
+export const STREET_SLOT = '\u0001street\u0001';
+
+/**
+ * The description of a place whose street is found later (by a spatial join over data still to come),
+ * in one call: `withStreet.replace(STREET_SLOT, name)` equals `describePlace(feature, { ...context, street: name })`
+ * and `withoutStreet` equals `describePlace(feature, context)`.
+ */
+export function describeWithStreetSlot(
+  feature: PlaceFeature,
+  context: Omit<DescribeContext, 'street'> = {},
+): { withStreet: string; withoutStreet: string } {
+  const withStreet = describePlace(feature, { ...context, street: STREET_SLOT });
+  // The street only ever appears as " on <street>" in the first sentence, and only changes anything
+  // else when the tags hold addr:full without addr:street (that sentence is left out with a street).
+  const simple = !feature.tags['addr:full'] || Boolean(feature.tags['addr:street']);
+  return { withStreet, withoutStreet: simple ? withStreet.replace(` on ${STREET_SLOT}`, '') : describePlace(feature, context) };
 }

@@ -54,6 +54,12 @@ export interface PlaceFeature {
   tags: Record<string, string>;
   /** One or a few English sentences (original prose when the source has it), used for embedding and answers. */
   description: string;
+  /**
+   * True when `description` is the sentence `describePlace` built from the tags (the source has no prose):
+   * the loader may then rebuild it with facts from spatial joins (the street it is on, its neighbourhood).
+   * Absent or false: the description is kept exactly as given (prose, or a caller's own text).
+   */
+  descriptionFromTags?: boolean;
   geometry: PlaceGeometry;
 }
 
@@ -81,4 +87,15 @@ export interface ReaderOptions {
   skipInvalid?: boolean;
   /** Receives skipped records and non-fatal problems (e.g. OSM relations that cannot be assembled). */
   onWarning?: (warning: IngestError) => void;
+  /**
+   * `false`: leave `description` empty where it would be built from the tags (`descriptionFromTags`), for
+   * a consumer that builds it anyway, such as the loader (which adds the street and neighbourhood).
+   * Prose of the source is always kept. Default true.
+   */
+  describe?: boolean;
+  /**
+   * Progress by bytes: called as the input file is read (OSM: during the main pass), with the bytes read
+   * so far and the file size. Once per chunk of the file, so cheap.
+   */
+  onBytes?: (read: number, total: number) => void;
 }

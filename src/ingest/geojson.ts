@@ -7,11 +7,12 @@
  * are refused with advice instead of crashing V8. Large data should come as newline-delimited GeoJSON
  * (GeoJSONSeq, RFC 8142, `.geojsonl` / `.geojsons` / `.ndjson`), which IS streamed line by line.
  */
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { readStreamReporting } from './bytes.js';
 import { open, readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { normaliseCategory } from './category.js';
-import { describePlace } from './describe.js';
+import { describePlace, hasProse } from './describe.js';
 import { IngestError, type PlaceFeature, type ReaderOptions } from './feature.js';
 import { parseGeometry } from './geometry.js';
 
@@ -62,15 +63,18 @@ export async function* readGeoJson(input: string | object, opts: GeoJsonReadOpti
   if (typeof input === 'string') {
     if (!existsSync(input)) throw new IngestError(file, 'file', 'file does not exist');
     if (SEQ_EXTENSIONS.test(input) || (await startsWithRecordSeparator(input))) {
-      yield* readSequence(input, convert);
+      yield* readSequence(input, convert, opts.onBytes);
       return;
     }
   }
 
   const doc = typeof input === 'string' ? await parseDocument(input) : input;
   const features = topLevelFeatures(doc, file);
+  // A document is read whole; its progress is the share of its features converted, in bytes of the file.
+  const size = typeof input === 'string' && opts.onBytes ? statSync(input).size : 0;
   for (let i = 0; i < features.length; i++) {
     const place = convert(features[i], i + 1, `feature ${i + 1}`);
+    if (size && (i % 1000 === 999 || i === features.length - 1)) opts.onBytes!(Math.round((size * (i + 1)) / features.length), size);
     if (place) yield place;
   }
 }
@@ -117,8 +121,9 @@ async function startsWithRecordSeparator(path: string): Promise<boolean> {
 async function* readSequence(
   path: string,
   convert: (raw: unknown, n: number, location: string) => PlaceFeature | null,
+  onBytes?: (read: number, total: number) => void,
 ): AsyncGenerator<PlaceFeature> {
-  const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
+  const lines = createInterface({ input: readStreamReporting(path, onBytes, 'utf8'), crlfDelay: Infinity });
   let lineNo = 0;
   let n = 0;
   try {
@@ -171,7 +176,8 @@ function toPlace(raw: unknown, n: number, source: string, opts: GeoJsonReadOptio
   const sourceId = typeof idValue === 'string' || typeof idValue === 'number' ? String(idValue) : String(n);
 
   const place: PlaceFeature = { source, sourceId, name, category, tags, description: '', geometry };
-  place.description = describePlace(place);
+  place.descriptionFromTags = !hasProse(place);
+  if (opts.describe !== false || !place.descriptionFromTags) place.description = describePlace(place);
   return place;
 }
 

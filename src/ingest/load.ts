@@ -1,26 +1,62 @@
-import { sql, type Transaction } from 'kysely';
+/**
+ * The bulk loader: PlaceFeatures -> the places table, in ONE transaction per call (a failure anywhere
+ * leaves the database exactly as it was; re-loading upserts on source + source_id).
+ *
+ * While the input streams in, batch after batch (one batch is written while the next is read and prepared):
+ *   - descriptions built from tags get their neighbourhood (named polygons from the table and from the
+ *     input so far, see context.ts), and named places their vector;
+ *   - the batch goes to the database in PostgreSQL's binary formats, so nothing is parsed from text there
+ *     (measured: parsing vectors as text dominated the old load in WASM). Embedded: binary COPY into a
+ *     temporary table through PGlite's /dev/blob; server: one binary array parameter per column, unnested.
+ *     One set-based statement upserts the batch, repairing invalid geometries with ST_MakeValid (reported);
+ *   - except the places that may get a street ("the street it is on": points and small areas without an
+ *     address, see context.ts). A file's streets usually come after its shops (OSM: nodes before ways), so
+ *     these wait in a temporary table, with their description written around a slot for the street.
+ *     After the input, they come back in batches through a cursor (only their geometry, and the texts of
+ *     named ones), get the nearest street, their vector, and are upserted while the next batch is read.
+ * In bulk mode the HNSW index is dropped and built once at the end. Memory stays bounded by the batch
+ * size: waiting rows are in the database, not in Node.
+ */
+import { CompiledQuery, sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
+import { CopyData } from '../db/pglite-dialect.js';
 import type { Embedder } from '../embedding/embedder.js';
-import { ensureEmbeddingSpace, toVectorLiteral } from '../embedding/space.js';
+import { ensureEmbeddingSpace } from '../embedding/space.js';
 import { PLACES_HNSW_INDEX } from '../../migrations/0001_places.js';
-import { IngestError, type PlaceFeature } from './feature.js';
+import { ArrayColumns, CopyWriter, NonFiniteCoordinate, type ArrayElementType, type RowWriter } from './binary.js';
+import { bboxOf, ContextIndex, mayHaveStreet } from './context.js';
+import { describePlace, describeWithStreetSlot, STREET_SLOT } from './describe.js';
+import { IngestError, type PlaceFeature, type PlaceGeometry } from './feature.js';
+
+export type LoadPhase = 'reading' | 'describing' | 'indexing';
 
 export interface LoadProgress {
+  /** Features read so far. */
   features: number;
   elapsedMs: number;
+  /** `reading` while the input streams in, then the places waiting for their street, then the indexes. */
+  phase: LoadPhase;
 }
 
 export interface LoadOptions {
   /** Delete every place of the sources being loaded before writing (in the same transaction). */
   replaceSources?: string[];
+  /** Features per batch (default 5000). */
   batchSize?: number;
   /**
-   * Drop the HNSW index during the load and build it once at the end. Much faster for bulk loads, but it
-   * locks the table for the whole load: meant for the embedded mode (one connection anyway) and first loads.
+   * Bulk mode: drop the HNSW index during the load and build it once at the end, much cheaper than
+   * maintaining it row by row, but the table is locked until the commit. `true`: always (the embedded
+   * mode: one connection anyway); `false`: never; unset: for bulk loads (a first batch that is full) into
+   * a table of fewer than AUTO_DEFER_MAX_ROWS places, where the rebuild is cheap and locks out nobody.
+   * (Dropping the GiST, trigram and category indexes too was measured: no gain in either mode.)
    */
   deferVectorIndex?: boolean;
+  /** Add the street and neighbourhood to descriptions built from tags (default true). */
+  context?: boolean;
   onProgress?: (progress: LoadProgress) => void;
+  /** Receives milliseconds per stage (benchmarks, profiling). */
+  timings?: Record<string, number>;
 }
 
 export interface LoadReport {
@@ -32,12 +68,18 @@ export interface LoadReport {
   ms: number;
 }
 
-const DEFAULT_BATCH = 1000;
+const DEFAULT_BATCH = 5000;
+/** Batches queued for writing while the next one is read. */
+const WRITES_IN_FLIGHT = 2;
+/** Read-back batch of the places waiting for their street. */
+const DEFERRED_BATCH = 5000;
+/** See LoadOptions.deferVectorIndex. */
+export const AUTO_DEFER_MAX_ROWS = 20_000;
 
 /**
- * Writes places in batches inside ONE transaction: a failure anywhere (a bad record without
- * --skip-invalid, a database error) leaves the database exactly as it was. Re-loading the same records
- * updates them in place (upsert on source + source_id), so an import can be repeated safely.
+ * Writes places inside ONE transaction: a failure anywhere (a bad record without --skip-invalid, a
+ * database error) leaves the database exactly as it was. Re-loading the same records updates them in
+ * place (upsert on source + source_id), so an import can be repeated safely.
  */
 export async function loadPlaces(
   db: Db,
@@ -46,27 +88,66 @@ export async function loadPlaces(
   options: LoadOptions = {},
 ): Promise<LoadReport> {
   const started = performance.now();
+  const timings = options.timings ?? {};
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
   const report: LoadReport = { read: 0, written: 0, repaired: [], ms: 0 };
+  const progress = (phase: LoadPhase) =>
+    options.onProgress?.({ features: report.read, elapsedMs: performance.now() - started, phase });
+  let mark = started;
+  const lap = (name: string) => {
+    const now = performance.now();
+    timings[name] = Math.round((timings[name] ?? 0) + now - mark);
+    mark = now;
+  };
+
   await db.transaction().execute(async (trx) => {
     await ensureEmbeddingSpace(trx, 'places', embedder);
+    const { rows } = await sql<{ embedded: boolean; existing: number }>`
+      SELECT version() LIKE '%PGlite%' AS embedded,
+             (SELECT count(*) FROM (SELECT 1 FROM places LIMIT ${AUTO_DEFER_MAX_ROWS}) AS p)::int AS existing`.execute(trx);
+    const { embedded, existing } = rows[0]!;
+    // Sorts and joins of a batch (DISTINCT ON, the waiting rows) in memory rather than spilled to disk.
+    await sql`SET LOCAL work_mem = '64MB'`.execute(trx);
+    // The temporary tables have no statistics, so the estimates are wild and a server with JIT compiled
+    // the final upsert for ~0.3 s (measured) to run it in ~1 s.
+    if (!embedded) await sql`SET LOCAL jit = off`.execute(trx);
     for (const source of options.replaceSources ?? []) {
       await trx.deleteFrom('places').where('source', '=', source).execute();
     }
-    if (options.deferVectorIndex) await sql`DROP INDEX IF EXISTS places_embedding_idx`.execute(trx);
-    // One batch is written while the next one is read and parsed.
-    let writing: Promise<void> = Promise.resolve();
+    const loader = new Loader(trx, embedder, embedded, options.context !== false, report, timings);
+    await loader.createTables();
+    let vectorIndexDropped = false;
+    const dropVectorIndex = async () => {
+      await sql`DROP INDEX IF EXISTS places_embedding_idx`.execute(trx);
+      vectorIndexDropped = true;
+    };
+    if (options.deferVectorIndex === true) await dropVectorIndex();
+    lap('setup');
+
+    // Stream: batches are written while the next ones are read and prepared (at most WRITES_IN_FLIGHT
+    // queued on the connection, so a slow write does not stop the reading, and memory stays bounded).
+    const writing: Promise<void>[] = [];
     let batch: PlaceFeature[] = [];
+    let batches = 0;
     const flush = async () => {
-      const toWrite = batch;
+      const current = batch;
       batch = [];
-      await writing;
-      if (toWrite.length === 0) return;
-      writing = writeBatch(trx, embedder, toWrite).then(({ written, repaired }) => {
-        report.written += written;
-        report.repaired.push(...repaired);
-        options.onProgress?.({ features: report.read, elapsedMs: performance.now() - started });
-      });
+      if (current.length === 0) return;
+      if (batches++ === 0 && options.deferVectorIndex === undefined && current.length >= batchSize && existing < AUTO_DEFER_MAX_ROWS) {
+        await dropVectorIndex();
+      }
+      progress('reading');
+      const prepared = await loader.prepare(current);
+      const t = performance.now();
+      if (writing.length >= WRITES_IN_FLIGHT) await writing.shift();
+      timings.waitingForDb = Math.round((timings.waitingForDb ?? 0) + performance.now() - t);
+      // Chained, never concurrent: in the embedded mode a write is several statements on one staging
+      // table (COPY, upsert, TRUNCATE), and two interleaved writes would lose each other's rows.
+      const previous = writing.at(-1) ?? Promise.resolve();
+      const write = previous.then(() => loader.write(prepared));
+      // Handled when awaited; until then a failure must not count as an unhandled rejection.
+      write.catch(() => undefined);
+      writing.push(write);
     };
     try {
       for await (const feature of features) {
@@ -78,65 +159,380 @@ export async function loadPlaces(
     } finally {
       // Never leave a write in flight when the transaction ends: a statement sent after the
       // rollback would run outside it.
-      await writing.catch(() => undefined);
+      await Promise.allSettled(writing);
     }
-    await writing;
-    if (options.deferVectorIndex) {
+    for (const write of writing) await write;
+    lap('stream');
+
+    progress('describing');
+    await loader.finishDeferred();
+    lap('deferred');
+
+    progress('indexing');
+    if (vectorIndexDropped) {
       await sql`SET LOCAL maintenance_work_mem = '256MB'`.execute(trx);
       await sql`${sql.raw(PLACES_HNSW_INDEX)}`.execute(trx);
     }
+    lap('vectorIndex');
   });
+  lap('commit');
   report.ms = Math.round(performance.now() - started);
   return report;
 }
 
-async function writeBatch(
-  trx: Transaction<Database>,
-  embedder: Embedder,
-  batch: PlaceFeature[],
-): Promise<{ written: number; repaired: string[] }> {
-  // Only named places get a vector: unnamed benches, kerbs and footways are never an answer by meaning,
-  // and a vector costs more to store and index than the rest of the row.
-  const named = batch.filter((f) => f.name);
-  const vectors = await embedder.embed(named.map(embeddingText));
-  const vectorOf = new Map(named.map((f, i) => [f, vectors[i]!]));
-  const rows = batch.map((f) => ({
-    source: f.source,
-    source_id: f.sourceId,
-    name: f.name,
-    category: f.category,
-    tags: f.tags,
-    description: f.description,
-    geometry: JSON.stringify(f.geometry),
-    embedding: vectorOf.has(f) ? toVectorLiteral(vectorOf.get(f)!) : null,
-  }));
-  // One statement per batch: the rows travel as one JSON parameter (no parameter-count limit, one
-  // round trip), invalid polygons are repaired on the way in, and the repaired ids come back.
-  const result = await sql<{ written: number; repaired: string[] | null }>`
-    WITH input AS (
-      SELECT r.*, ST_SetSRID(ST_GeomFromGeoJSON(r.geometry), 4326) AS g
-      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(
-        source text, source_id text, name text, category text, tags jsonb, description text,
-        geometry text, embedding text)
-    ), checked AS (
-      SELECT input.*, ST_IsValid(g) AS valid FROM input
-    ), written AS (
-      INSERT INTO places (source, source_id, name, category, tags, description, geom, embedding, embedding_model)
-      SELECT DISTINCT ON (source, source_id)
-             source, source_id, name, category, tags, description,
-             CASE WHEN valid THEN g ELSE ST_CollectionExtract(ST_MakeValid(g), ST_Dimension(g) + 1) END,
-             embedding::vector, CASE WHEN embedding IS NULL THEN NULL ELSE ${embedder.model} END
-      FROM checked
-      ON CONFLICT (source, source_id) DO UPDATE SET
-        name = EXCLUDED.name, category = EXCLUDED.category, tags = EXCLUDED.tags,
-        description = EXCLUDED.description, geom = EXCLUDED.geom, embedding = EXCLUDED.embedding,
-        embedding_model = EXCLUDED.embedding_model, updated_at = now()
-      RETURNING 1
-    )
-    SELECT (SELECT count(*) FROM written)::int AS written,
-           (SELECT array_agg(source_id) FROM checked WHERE NOT valid) AS repaired`.execute(trx);
-  const row = result.rows[0]!;
-  return { written: row.written, repaired: row.repaired ?? [] };
+/** A row on its way to places. */
+interface StagedRow {
+  seq: number;
+  feature: PlaceFeature;
+  description: string;
+  vector: number[] | null;
+  /**
+   * Waiting rows: the description with STREET_SLOT where the street goes if one is found (finished in
+   * SQL, so only the geometry of waiting rows is read back; see describeWithStreetSlot).
+   */
+  descriptionWithStreet?: string;
+}
+
+/** A batch ready to write: rows for places now, and rows waiting for their street. */
+interface Prepared {
+  ready: StagedRow[];
+  waiting: StagedRow[];
+}
+
+/** A waiting row as read back: geometry as GeoJSON; descriptions only for named rows (their vector). */
+interface WaitingRow {
+  seq: number;
+  name: string | null;
+  geometry: string;
+  description: string | null;
+  description_street: string | null;
+}
+
+
+
+/** The temporary tables of one load and the statements over them. */
+class Loader {
+  private seq = 0;
+  private readonly context: ContextIndex | null;
+  /** Part of the plane whose neighbourhood polygons have been read from the table. */
+  private covered: [number, number, number, number] | null = null;
+  private waitingCount = 0;
+  private waitingBox: [number, number, number, number] | null = null;
+  /** Server mode: type OIDs of the extension types, for binary array parameters. */
+  private oids: { geometry: number; vector: number } | null = null;
+
+  constructor(
+    private readonly trx: Transaction<Database>,
+    private readonly embedder: Embedder,
+    private readonly embedded: boolean,
+    withContext: boolean,
+    private readonly report: LoadReport,
+    private readonly timings: Record<string, number>,
+  ) {
+    this.context = withContext ? new ContextIndex() : null;
+  }
+
+  private time(name: string, since: number): void {
+    this.timings[name] = Math.round((this.timings[name] ?? 0) + performance.now() - since);
+  }
+
+  async createTables(): Promise<void> {
+    if (!this.embedded) {
+      const { rows } = await sql<{ geometry: number; vector: number }>`
+        SELECT 'geometry'::regtype::oid::int8 AS geometry, 'vector'::regtype::oid::int8 AS vector`.execute(this.trx);
+      this.oids = rows[0]!;
+    }
+    // Temporary: private to this transaction's connection, gone at the commit or the rollback.
+    // places_stage holds the rows of one batch on their way into places; places_waiting the rows
+    // waiting for their street; places_described their new descriptions and vectors.
+    await sql`
+      CREATE TEMPORARY TABLE places_stage (
+        seq integer NOT NULL, source text NOT NULL, source_id text NOT NULL, name text, category text,
+        tags jsonb NOT NULL, description text NOT NULL, geom geometry NOT NULL, embedding vector
+      ) ON COMMIT DROP`.execute(this.trx);
+    await sql`CREATE TEMPORARY TABLE places_waiting (LIKE places_stage, description_street text) ON COMMIT DROP`.execute(this.trx);
+    await sql`CREATE TEMPORARY TABLE places_described (seq integer NOT NULL, street text, embedding vector) ON COMMIT DROP`.execute(this.trx);
+  }
+
+  /** Context, descriptions and vectors of a batch (reading the neighbourhoods of a new area first). */
+  async prepare(batch: PlaceFeature[]): Promise<Prepared> {
+    const prepared: Prepared = { ready: [], waiting: [] };
+    let t = performance.now();
+    const index = this.context;
+    if (index && batch.some((f) => f.descriptionFromTags)) await this.readNeighbourhoods(batch);
+    this.time('stream.neighbourhoodLayer', t);
+
+    t = performance.now();
+    const toEmbed: StagedRow[] = [];
+    for (const f of batch) {
+      const seq = ++this.seq;
+      if (index && f.category === 'neighbourhood' && f.name) index.addNeighbourhood(f.name, f.geometry, `${f.source}\u0001${f.sourceId}`);
+      let description = f.description;
+      if (f.descriptionFromTags) {
+        // Built here with the context (also when the reader left it empty: ReaderOptions.describe).
+        const neighbourhood = index && f.category !== 'neighbourhood' ? index.neighbourhoodOf(f.geometry) : undefined;
+        const context = neighbourhood ? { neighbourhood } : {};
+        if (index && mayHaveStreet(f)) {
+          const { withStreet, withoutStreet } = describeWithStreetSlot(f, context);
+          prepared.waiting.push({ seq, feature: f, description: withoutStreet, vector: null, descriptionWithStreet: withStreet });
+          this.noteWaiting(f.geometry);
+          continue;
+        }
+        if (neighbourhood || description === '') description = describePlace(f, context);
+      }
+      const row: StagedRow = { seq, feature: f, description, vector: null };
+      prepared.ready.push(row);
+      if (f.name) toEmbed.push(row);
+    }
+    this.time('stream.describe', t);
+
+    t = performance.now();
+    const vectors = await this.embedder.embed(toEmbed.map((r) => embeddingText({ name: r.feature.name, description: r.description })));
+    toEmbed.forEach((r, i) => (r.vector = vectors[i]!));
+    this.time('stream.embed', t);
+    return prepared;
+  }
+
+  private noteWaiting(g: PlaceGeometry): void {
+    this.waitingCount++;
+    const [x0, y0, x1, y1] = bboxOf(g);
+    const b = this.waitingBox;
+    this.waitingBox = b ? [Math.min(b[0], x0), Math.min(b[1], y0), Math.max(b[2], x1), Math.max(b[3], y1)] : [x0, y0, x1, y1];
+  }
+
+  /**
+   * Reads the named neighbourhood polygons around a batch from the table, once per area: the first batch
+   * of a city extract usually covers the whole extract. (Polygons of the input itself are added as they come.)
+   */
+  private async readNeighbourhoods(batch: PlaceFeature[]): Promise<void> {
+    let box: [number, number, number, number] | null = null;
+    for (const f of batch) {
+      if (!f.descriptionFromTags) continue;
+      const [x0, y0, x1, y1] = bboxOf(f.geometry);
+      box = box ? [Math.min(box[0], x0), Math.min(box[1], y0), Math.max(box[2], x1), Math.max(box[3], y1)] : [x0, y0, x1, y1];
+    }
+    if (!box) return;
+    const c = this.covered;
+    if (c && box[0] >= c[0] && box[1] >= c[1] && box[2] <= c[2] && box[3] <= c[3]) return;
+    // Read a little more than needed, so that the next batches of the same area need no query.
+    const pad = 0.01;
+    const area: [number, number, number, number] = c
+      ? [Math.min(c[0], box[0] - pad), Math.min(c[1], box[1] - pad), Math.max(c[2], box[2] + pad), Math.max(c[3], box[3] + pad)]
+      : [box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad];
+    const { rows } = await sql<{ key: string; name: string; geometry: string }>`
+      SELECT source || chr(1) || source_id AS key, name, ST_AsGeoJSON(geom) AS geometry FROM places
+      WHERE category = 'neighbourhood' AND name IS NOT NULL
+        AND geom && ST_MakeEnvelope(${area[0]}, ${area[1]}, ${area[2]}, ${area[3]}, 4326)
+        AND GeometryType(geom) IN ('POLYGON', 'MULTIPOLYGON')`.execute(this.trx);
+    for (const r of rows) this.context!.addNeighbourhood(r.name, JSON.parse(r.geometry) as PlaceGeometry, r.key);
+    this.covered = area;
+  }
+
+  /** Upserts the ready rows of a prepared batch into places, and keeps its waiting rows. */
+  async write(prepared: Prepared): Promise<void> {
+    let t = performance.now();
+    if (prepared.ready.length > 0) {
+      if (this.embedded) {
+        await this.copy('places_stage', STAGE_COLUMNS, (w) => writeStaged(w, prepared.ready, false));
+        await this.upsert(sql`SELECT * FROM places_stage`);
+        await sql`TRUNCATE places_stage`.execute(this.trx);
+      } else {
+        await this.upsert(this.unnest(STAGE_COLUMNS, (w) => writeStaged(w, prepared.ready, false)));
+      }
+      this.time('stream.write.ready', t);
+      t = performance.now();
+    }
+    if (prepared.waiting.length > 0) {
+      const fill = (w: RowWriter) => writeStaged(w, prepared.waiting, true);
+      if (this.embedded) await this.copy('places_waiting', WAITING_COLUMNS, fill);
+      else await sql`INSERT INTO places_waiting ${columnList(WAITING_COLUMNS)} ${this.unnest(WAITING_COLUMNS, fill)}`.execute(this.trx);
+      this.time('stream.write.waiting', t);
+    }
+  }
+
+  /** Embedded: rows into a temporary table by binary COPY through PGlite's /dev/blob. */
+  private async copy(table: string, columns: Columns, fill: (w: RowWriter) => void): Promise<void> {
+    const w = new CopyWriter();
+    fill(w);
+    const names = Object.keys(columns).join(', ');
+    await this.trx.executeQuery(
+      CompiledQuery.raw(`COPY ${table} (${names}) FROM '/dev/blob' WITH (FORMAT binary)`, [new CopyData(w.take())]),
+    );
+  }
+
+  /** Server: `SELECT * FROM unnest(...)` over one binary array parameter per column. */
+  private unnest(columns: Columns, fill: (w: RowWriter) => void): RawBuilder<unknown> {
+    const types = Object.values(columns);
+    const w = new ArrayColumns(types, this.oids!);
+    fill(w);
+    const arrays = w.take().map((buffer, i) => sql`${buffer}::${sql.raw(types[i]!)}[]`);
+    return sql`SELECT * FROM unnest(${sql.join(arrays)}) AS r${columnList(columns)}`;
+  }
+
+  /**
+   * One set-based upsert of staged rows (columns as in places_stage). Invalid geometries are repaired;
+   * of rows repeating a source id, the last one is written.
+   */
+  private async upsert(rows: RawBuilder<unknown>): Promise<void> {
+    const { rows: result } = await sql<{ written: number; repaired: string[] | null }>`
+      WITH input AS (
+        SELECT r.*, GeometryType(r.geom) = 'POINT' OR ST_IsValid(r.geom) AS valid FROM (${rows}) AS r
+      ), written AS (
+        INSERT INTO places (source, source_id, name, category, tags, description, geom, embedding, embedding_model)
+        SELECT DISTINCT ON (source, source_id)
+               source, source_id, name, category, tags, description,
+               CASE WHEN valid THEN geom ELSE ST_CollectionExtract(ST_MakeValid(geom), ST_Dimension(geom) + 1) END,
+               embedding, CASE WHEN embedding IS NULL THEN NULL ELSE ${this.embedder.model} END
+        FROM input
+        ORDER BY source, source_id, seq DESC
+        ON CONFLICT (source, source_id) DO UPDATE SET
+          name = EXCLUDED.name, category = EXCLUDED.category, tags = EXCLUDED.tags,
+          description = EXCLUDED.description, geom = EXCLUDED.geom, embedding = EXCLUDED.embedding,
+          embedding_model = EXCLUDED.embedding_model, updated_at = now()
+        RETURNING 1
+      )
+      SELECT (SELECT count(*) FROM written)::int AS written,
+             (SELECT array_agg(source_id ORDER BY seq) FROM input WHERE NOT valid) AS repaired`.execute(this.trx);
+    this.report.written += result[0]!.written;
+    this.report.repaired.push(...(result[0]!.repaired ?? []));
+  }
+
+  /**
+   * The rows waiting for their street: the named streets around them are read (this load's streets are
+   * in places by now), then the rows come back in batches through a cursor (bounded memory), get their
+   * street and vector, and each batch is upserted while the next one is read and prepared.
+   */
+  async finishDeferred(): Promise<void> {
+    if (this.waitingCount === 0 || !this.context || !this.waitingBox) return;
+    let t = performance.now();
+    const b = this.waitingBox;
+    // 0.001 degrees of latitude is 111 m, of longitude >= 40 m below 66 degrees of latitude.
+    const m = 0.001 / Math.max(Math.cos((Math.max(Math.abs(b[1]), Math.abs(b[3])) * Math.PI) / 180), 0.025);
+    const { rows: streets } = await sql<{ key: string; name: string; geometry: string }>`
+      SELECT source || chr(1) || source_id AS key, name, ST_AsGeoJSON(geom) AS geometry FROM places
+      WHERE category = 'street' AND name IS NOT NULL
+        AND geom && ST_MakeEnvelope(${b[0] - m}, ${b[1] - 0.001}, ${b[2] + m}, ${b[3] + 0.001}, 4326)
+        AND GeometryType(geom) IN ('LINESTRING', 'MULTILINESTRING')`.execute(this.trx);
+    for (const r of streets) this.context.addStreet(r.name, JSON.parse(r.geometry) as PlaceGeometry, r.key);
+    this.time('deferred.streetLayer', t);
+
+    // Each batch read back is upserted (joined on seq) while the next one is read and described.
+    await sql`CREATE INDEX places_waiting_seq ON places_waiting (seq)`.execute(this.trx);
+    await sql`
+      DECLARE places_waiting_rows NO SCROLL CURSOR FOR
+      SELECT seq, name, ST_AsGeoJSON(geom) AS geometry,
+             CASE WHEN name IS NOT NULL THEN description END AS description,
+             CASE WHEN name IS NOT NULL THEN description_street END AS description_street
+      FROM places_waiting`.execute(this.trx);
+    const fetch = () => sql<WaitingRow>`FETCH ${sql.raw(String(DEFERRED_BATCH))} FROM places_waiting_rows`.execute(this.trx);
+    let next = fetch();
+    next.catch(() => undefined);
+    let writing: Promise<unknown> = Promise.resolve();
+    try {
+      for (;;) {
+        t = performance.now();
+        const { rows } = await next;
+        this.time('deferred.fetch', t);
+        if (rows.length === 0) break;
+        next = rows.length === DEFERRED_BATCH ? fetch() : Promise.resolve({ rows: [] as WaitingRow[] });
+        next.catch(() => undefined);
+
+        t = performance.now();
+        const out: { seq: number; street: string | null; text: string | null }[] = [];
+        for (const row of rows) {
+          const street = this.context.streetNear(JSON.parse(row.geometry) as PlaceGeometry) ?? null;
+          let text: string | null = null;
+          if (row.name !== null) {
+            const description = street === null ? row.description! : row.description_street!.replace(STREET_SLOT, street);
+            text = embeddingText({ name: row.name, description });
+          }
+          out.push({ seq: row.seq, street, text });
+        }
+        this.time('deferred.describe', t);
+
+        t = performance.now();
+        const named = out.filter((o) => o.text !== null);
+        const vectors = await this.embedder.embed(named.map((o) => o.text!));
+        const vectorOf = new Map(named.map((o, i) => [o, vectors[i]!]));
+        this.time('deferred.embed', t);
+
+        t = performance.now();
+        await writing;
+        this.time('deferred.waitingForDb', t);
+        writing = this.writeDescribed(out.map((o) => ({ seq: o.seq, street: o.street, vector: vectorOf.get(o) ?? null })));
+        writing.catch(() => undefined);
+      }
+    } finally {
+      await next.catch(() => undefined);
+      await writing.catch(() => undefined);
+    }
+    t = performance.now();
+    await writing;
+    this.time('deferred.waitingForDb', t);
+    await sql`CLOSE places_waiting_rows`.execute(this.trx);
+  }
+
+  /** Upserts a batch of waiting rows with their street (finishing the description) and vector. */
+  private async writeDescribed(rows: { seq: number; street: string | null; vector: number[] | null }[]): Promise<void> {
+    const t = performance.now();
+    const fill = (w: RowWriter) => {
+      for (const r of rows) {
+        w.row(3);
+        w.int4(r.seq);
+        w.text(r.street);
+        w.vector(r.vector);
+      }
+    };
+    const finished = (described: RawBuilder<unknown>) => sql`
+      SELECT w.seq, w.source, w.source_id, w.name, w.category, w.tags,
+             CASE WHEN d.street IS NULL THEN w.description ELSE replace(w.description_street, ${STREET_SLOT}, d.street) END AS description,
+             w.geom, d.embedding
+      FROM (${described}) AS d JOIN places_waiting w USING (seq)`;
+    if (this.embedded) {
+      await this.copy('places_described', DESCRIBED_COLUMNS, fill);
+      await this.upsert(finished(sql`SELECT * FROM places_described`));
+      await sql`TRUNCATE places_described`.execute(this.trx);
+    } else {
+      await this.upsert(finished(this.unnest(DESCRIBED_COLUMNS, fill)));
+    }
+    this.time('deferred.write', t);
+  }
+}
+
+type Columns = Readonly<Record<string, ArrayElementType>>;
+
+/** Columns of places_stage, in the order writeStaged writes them. */
+const STAGE_COLUMNS: Columns = {
+  seq: 'int4', source: 'text', source_id: 'text', name: 'text', category: 'text', tags: 'jsonb',
+  description: 'text', geom: 'geometry', embedding: 'vector',
+};
+const WAITING_COLUMNS: Columns = { ...STAGE_COLUMNS, description_street: 'text' };
+const DESCRIBED_COLUMNS: Columns = { seq: 'int4', street: 'text', embedding: 'vector' };
+
+function columnList(columns: Columns): RawBuilder<unknown> {
+  return sql.raw(`(${Object.keys(columns).join(', ')})`);
+}
+
+function writeStaged(w: RowWriter, rows: StagedRow[], waiting: boolean): void {
+  for (const { seq, feature: f, description, vector, descriptionWithStreet } of rows) {
+    w.row(waiting ? 10 : 9);
+    w.int4(seq);
+    w.text(f.source);
+    w.text(f.sourceId);
+    w.text(f.name);
+    w.text(f.category);
+    w.jsonb(JSON.stringify(f.tags));
+    w.text(description);
+    try {
+      w.geometry(f.geometry);
+    } catch (e) {
+      // Readers check coordinates; this catches features built in code.
+      if (e instanceof NonFiniteCoordinate) throw new IngestError(f.source, f.sourceId, e.message);
+      throw e;
+    }
+    w.vector(vector);
+    if (waiting) w.text(descriptionWithStreet ?? null);
+  }
 }
 
 /** What the vector of a place stands for: its name, kind and description. */

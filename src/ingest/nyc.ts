@@ -6,6 +6,8 @@ import { loadPlaces } from './load.ts';
 /**
  * Loads the NYC evaluation data (Midtown OSM extract + neighbourhood polygons) with the source names and
  * ids the tests and the evaluation harness expect. Neighbourhoods first, so places can be described in them.
+ * `deferVectorIndex`: true forces the bulk mode (embedded); false leaves it to the loader (bulk mode for a
+ * first load, see LoadOptions.deferVectorIndex).
  */
 export async function loadNycData(
   db: Db,
@@ -13,8 +15,12 @@ export async function loadNycData(
   paths: { midtownPbf: string; neighborhoods: string },
   deferVectorIndex: boolean,
 ): Promise<void> {
-  await loadPlaces(db, embedder, readPlaces(paths.neighborhoods, SOURCE_PRESETS.nycNeighborhoods), { deferVectorIndex });
-  await loadPlaces(db, embedder, readPlaces(paths.midtownPbf, { ...SOURCE_PRESETS.osm, skipInvalid: true }), {
-    deferVectorIndex,
+  const bulk = deferVectorIndex || undefined;
+  // describe: false: the loader builds the descriptions from tags itself, with their street and neighbourhood.
+  await loadPlaces(db, embedder, readPlaces(paths.neighborhoods, { ...SOURCE_PRESETS.nycNeighborhoods, describe: false }), {
+    deferVectorIndex: bulk,
+  });
+  await loadPlaces(db, embedder, readPlaces(paths.midtownPbf, { ...SOURCE_PRESETS.osm, skipInvalid: true, describe: false }), {
+    deferVectorIndex: bulk,
   });
 }

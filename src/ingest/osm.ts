@@ -15,6 +15,7 @@
  * extract tool writes); otherwise a clear IngestError asks for `osmium sort`.
  */
 import { createReadStream, existsSync } from 'node:fs';
+import { readStreamReporting } from './bytes.js';
 import { pipeline } from 'node:stream';
 import { inflateSync } from 'node:zlib';
 import { OSMTransform, parse as parseBlock } from 'osm-pbf-parser-node';
@@ -253,10 +254,15 @@ class SafeOSMTransform extends OSMTransform {
 }
 
 /** Iterates the entities of a PBF in the parser's batches (one await per block, not per entity). */
-async function* batches(path: string, withTags: ConstructorParameters<typeof OSMTransform>[0]): AsyncGenerator<OsmEntity[]> {
-  const transform = new SafeOSMTransform(withTags);
+async function* batches(
+  path: string,
+  withTags: ConstructorParameters<typeof OSMTransform>[0],
+  onBytes?: (read: number, total: number) => void,
+): AsyncGenerator<OsmEntity[]> {
+  // Few parsed blocks buffered ahead: the bytes read stay close to the bytes parsed (progress), and memory low.
+  const transform = new SafeOSMTransform(withTags, { readableHighWaterMark: 2 });
   // pipeline (not pipe) so that read errors (permissions, truncation) reach the iterator.
-  pipeline(createReadStream(path), transform, () => {});
+  pipeline(readStreamReporting(path, onBytes), transform, () => {});
   for await (const batch of transform as AsyncIterable<Array<OsmEntity | { type?: undefined }>>) {
     // The header block has no `type`; it is the only such item.
     yield batch.filter((e): e is OsmEntity => e.type !== undefined);
@@ -324,7 +330,7 @@ function geometryKind(g: PlaceGeometry): GeometryKind {
   return g.type === 'Point' ? 'point' : g.type === 'LineString' ? 'line' : 'area';
 }
 
-function makeFeature(source: string, sourceId: string, tags: Tags, geometry: PlaceGeometry): PlaceFeature {
+function makeFeature(source: string, sourceId: string, tags: Tags, geometry: PlaceGeometry, describe: boolean): PlaceFeature {
   const feature: PlaceFeature = {
     source,
     sourceId,
@@ -332,9 +338,10 @@ function makeFeature(source: string, sourceId: string, tags: Tags, geometry: Pla
     category: categoryForOsmTags(tags, geometryKind(geometry)),
     tags,
     description: '',
+    descriptionFromTags: true,
     geometry,
   };
-  feature.description = describePlace(feature);
+  if (describe) feature.description = describePlace(feature);
   return feature;
 }
 
@@ -345,6 +352,7 @@ function makeFeature(source: string, sourceId: string, tags: Tags, geometry: Pla
  */
 export async function* readOsmPbf(path: string, opts: OsmReadOptions = {}): AsyncGenerator<PlaceFeature> {
   const source = opts.source ?? 'osm';
+  const describe = opts.describe !== false;
   const stats = opts.stats ?? emptyOsmStats();
   const warn = (location: string, problem: string) => opts.onWarning?.(new IngestError(path, location, problem));
   if (!existsSync(path)) throw new IngestError(path, 'file', 'file does not exist');
@@ -378,7 +386,7 @@ export async function* readOsmPbf(path: string, opts: OsmReadOptions = {}): Asyn
   let last = 'file header';
 
   try {
-    for await (const batch of batches(path, { withTags: true })) {
+    for await (const batch of batches(path, { withTags: true }, opts.onBytes)) {
       for (const e of batch) {
         if (order[e.type] < order[phase]) {
           throw new IngestError(path, `${e.type}/${e.id}`, `${e.type}s after ${phase}s: the file is not sorted by type (run \`osmium sort\`)`);
@@ -397,7 +405,7 @@ export async function* readOsmPbf(path: string, opts: OsmReadOptions = {}): Asyn
           nodes!.add(e.id, e.lon, e.lat);
           if (hasFeatureTags(e.tags)) {
             stats.points++;
-            yield makeFeature(source, last, e.tags!, { type: 'Point', coordinates: roundPos(e.lon, e.lat) });
+            yield makeFeature(source, last, e.tags!, { type: 'Point', coordinates: roundPos(e.lon, e.lat) }, describe);
           }
         } else if (e.type === 'way') {
           stats.ways++;
@@ -411,7 +419,7 @@ export async function* readOsmPbf(path: string, opts: OsmReadOptions = {}): Asyn
           }
           if (uses) memberWays.set(e.id, resolved);
           if (!tagged) continue;
-          const feature = wayFeature(e, resolved, source);
+          const feature = wayFeature(e, resolved, source, describe);
           if (!feature) {
             warn(last, `has ${resolved.coords.length} node(s) in the file (${e.refs.length} referenced), too few for a line; skipped`);
             continue;
@@ -442,7 +450,7 @@ export async function* readOsmPbf(path: string, opts: OsmReadOptions = {}): Asyn
             continue;
           }
           stats.relationAreas++;
-          yield makeFeature(source, last, e.tags!, result.geometry);
+          yield makeFeature(source, last, e.tags!, result.geometry, describe);
         }
       }
     }
@@ -477,7 +485,7 @@ function resolveWay(way: OsmWay, nodes: NodeIndex): WayPath & { missing: number 
   return { wayId: way.id, refs, coords, missing };
 }
 
-function wayFeature(way: OsmWay, p: WayPath, source: string): PlaceFeature | null {
+function wayFeature(way: OsmWay, p: WayPath, source: string, describe: boolean): PlaceFeature | null {
   if (p.coords.length < 2) return null;
   const tags = way.tags!;
   const closedInFile = way.refs.length >= 4 && way.refs[0] === way.refs[way.refs.length - 1];
@@ -487,7 +495,7 @@ function wayFeature(way: OsmWay, p: WayPath, source: string): PlaceFeature | nul
     closed && isAreaTags(tags)
       ? { type: 'Polygon', coordinates: [orientRing(p.coords, true)] }
       : { type: 'LineString', coordinates: p.coords };
-  return makeFeature(source, `way/${way.id}`, tags, geometry);
+  return makeFeature(source, `way/${way.id}`, tags, geometry, describe);
 }
 
 export type Assembly = { geometry: PlaceGeometry } | { error: string };

@@ -62,9 +62,12 @@ function* seedCities(): Generator<PlaceFeature> {
   for (const city of cities) if (city.population >= SEED_MIN_POPULATION) yield cityFeature(city);
 }
 
-/** The default data of a fresh clone: real cities of the world, so "cities within 300 km of Lyon" works at once. */
+/**
+ * The default data of a fresh clone: real cities of the world, so "cities within 300 km of Lyon" works at once.
+ * `deferVectorIndex`: true forces the bulk mode (embedded); false leaves it to the loader.
+ */
 export async function seedDefaultPlaces(db: Db, embedder: Embedder, deferVectorIndex: boolean): Promise<LoadReport> {
-  return loadPlaces(db, embedder, seedCities(), { deferVectorIndex });
+  return loadPlaces(db, embedder, seedCities(), { deferVectorIndex: deferVectorIndex || undefined });
 }
 
 export async function hasPlaces(db: Db): Promise<boolean> {

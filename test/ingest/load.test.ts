@@ -7,9 +7,9 @@ import { createOfflineEmbedder } from '../../src/embedding/offline-embedder.ts';
 import { createOfflineEmbedderWithLexicons } from '../../src/embedding/configured.ts';
 import { reembedPlaces } from '../../src/embedding/reembed.ts';
 import { EmbeddingSpaceMismatch } from '../../src/embedding/space.ts';
-import { IngestError } from '../../src/ingest/feature.ts';
+import { IngestError, type PlaceFeature } from '../../src/ingest/feature.ts';
 import { readPlaces, SOURCE_PRESETS } from '../../src/ingest/formats.ts';
-import { loadPlaces } from '../../src/ingest/load.ts';
+import { embeddingText, loadPlaces } from '../../src/ingest/load.ts';
 import { countRows, openTestDatabase, testMode, type TestDatabase } from '../helpers/database.ts';
 import { hasNycData, NO_NYC_DATA, NYC_NEIGHBORHOODS, WIKIVOYAGE } from '../helpers/data.ts';
 import { existsSync } from 'node:fs';
@@ -89,6 +89,79 @@ describe(`loading places (${testMode} mode)`, () => {
     expect(rows[0]).toEqual({ dims: 256, models: [other.model] });
     await expect(loadPlaces(database.db, embedder, [])).rejects.toThrow(/npm run reembed/);
     await reembedPlaces(database.db, embedder); // back, for the tests after this one
+  });
+
+  it('stores every geometry type exactly as read (binary transfer), holes included', async () => {
+    const geometries = [
+      { type: 'Point', coordinates: [-73.9851234, 40.7581234] },
+      { type: 'LineString', coordinates: [[-73.98, 40.75], [-73.97, 40.751], [-73.96, 40.7525]] },
+      { type: 'Polygon', coordinates: [[[-73.99, 40.74], [-73.98, 40.74], [-73.98, 40.75], [-73.99, 40.75], [-73.99, 40.74]], [[-73.988, 40.742], [-73.988, 40.744], [-73.986, 40.744], [-73.986, 40.742], [-73.988, 40.742]]] },
+      { type: 'MultiPoint', coordinates: [[-73.9, 40.7], [-73.91, 40.71]] },
+      { type: 'MultiLineString', coordinates: [[[-73.9, 40.7], [-73.91, 40.71]], [[-73.92, 40.72], [-73.93, 40.73]]] },
+      { type: 'MultiPolygon', coordinates: [[[[-73.9, 40.7], [-73.89, 40.7], [-73.89, 40.71], [-73.9, 40.7]]], [[[-73.8, 40.7], [-73.79, 40.7], [-73.79, 40.71], [-73.8, 40.7]]]] },
+    ];
+    const features = geometries.map((geometry, i) => ({ type: 'Feature', id: `g${i}`, properties: { name: `G${i}` }, geometry }));
+    await loadPlaces(database.db, embedder, readPlaces(writeTemp('types', featureCollection(features)), { source: 'types' }));
+    const { rows } = await sql<{ source_id: string; geojson: string }>`
+      SELECT source_id, ST_AsGeoJSON(geom, 15) AS geojson FROM places WHERE source = 'types' ORDER BY source_id`.execute(database.db);
+    expect(rows.map((r) => JSON.parse(r.geojson))).toEqual(geometries);
+  });
+
+  it('describes places with the street they are on and the neighbourhood they are in, from data loaded before or later', async () => {
+    const m = (x: number, y: number): [number, number] => [-73.99 + x / 84_300, 40.75 + y / 111_195];
+    await loadPlaces(database.db, embedder, [
+      {
+        source: 'ctx-areas', sourceId: 'testville', name: 'Testville', category: 'neighbourhood', tags: {}, description: 'Testville.',
+        geometry: { type: 'Polygon', coordinates: [[m(-500, -500), m(500, -500), m(500, 500), m(-500, 500), m(-500, -500)]] },
+      },
+    ]);
+    // The cafes come before the street in the file, as shops come before ways in OSM extracts.
+    const file = writeTemp('context', featureCollection([
+      { type: 'Feature', id: 'joe', properties: { name: 'Cafe Joe', category: 'cafe' }, geometry: { type: 'Point', coordinates: m(50, 12) } },
+      { type: 'Feature', id: 'ann', properties: { name: 'Cafe Ann', category: 'cafe', 'addr:street': 'Broadway', 'addr:housenumber': '1' }, geometry: { type: 'Point', coordinates: m(60, 12) } },
+      { type: 'Feature', id: 'far', properties: { category: 'bench' }, geometry: { type: 'Point', coordinates: m(50, 100) } },
+      { type: 'Feature', id: 'main', properties: { name: 'Main Street', category: 'street' }, geometry: { type: 'LineString', coordinates: [m(-400, 0), m(400, 0)] } },
+    ]));
+    await loadPlaces(database.db, embedder, readPlaces(file, { source: 'ctx', describe: false }));
+    const rows = await database.db.selectFrom('places').select(['source_id', 'description', 'embedding_model']).where('source', '=', 'ctx').orderBy('source_id').execute();
+    expect(Object.fromEntries(rows.map((r) => [r.source_id, r.description]))).toEqual({
+      ann: 'Cafe Ann is a cafe at 1 Broadway in Testville.',
+      far: 'An unnamed bench in Testville.',
+      joe: 'Cafe Joe is a cafe on Main Street in Testville.',
+      main: 'Main Street is a street in Testville.',
+    });
+    expect(rows.find((r) => r.source_id === 'joe')!.embedding_model).toBe(embedder.model);
+    const [joe] = await embedder.embed([embeddingText({ name: 'Cafe Joe', description: 'Cafe Joe is a cafe on Main Street in Testville.' })]);
+    const { rows: sim } = await sql<{ d: number }>`
+      SELECT embedding <=> ${`[${joe!.join(',')}]`}::vector AS d FROM places WHERE source = 'ctx' AND source_id = 'joe'`.execute(database.db);
+    expect(sim[0]!.d).toBeLessThan(1e-5); // the vector is of the final description
+  });
+
+  it('keeps the last of repeated source ids, within a batch and across batches', async () => {
+    const f = (name: string): PlaceFeature => ({
+      source: 'dup', sourceId: 'x', name, category: 'cafe', tags: { name }, description: `${name}.`, geometry: { type: 'Point', coordinates: [-73.9, 40.7] },
+    });
+    await loadPlaces(database.db, embedder, [f('First'), f('Second')]);
+    expect((await database.db.selectFrom('places').select('name').where('source', '=', 'dup').execute()).map((r) => r.name)).toEqual(['Second']);
+    await loadPlaces(database.db, embedder, [f('Third'), f('Fourth'), f('Fifth')], { batchSize: 1 });
+    expect((await database.db.selectFrom('places').select('name').where('source', '=', 'dup').execute()).map((r) => r.name)).toEqual(['Fifth']);
+  });
+
+  it('rebuilds the vector index after a bulk load, and keeps it when a bulk load fails', async () => {
+    const many = (n: number, bad?: number) =>
+      Array.from({ length: n }, (_, i): PlaceFeature => ({
+        source: 'bulk', sourceId: String(i), name: `Bulk ${i}`, category: 'cafe', tags: {}, description: `Bulk ${i}.`,
+        geometry: { type: 'Point', coordinates: i === bad ? [Number.NaN, 0] : [-73.9 + i * 1e-4, 40.7] },
+      }));
+    const hasIndex = async () =>
+      (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_indexes WHERE indexname = 'places_embedding_idx'`.execute(database.db)).rows[0]!.n;
+    // A first full batch into a small table: the bulk mode drops the HNSW index and builds it at the end.
+    await loadPlaces(database.db, embedder, many(30), { batchSize: 10 });
+    expect(await hasIndex()).toBe(1);
+    const before = await countRows(database.db, 'places');
+    await expect(loadPlaces(database.db, embedder, many(30, 25), { batchSize: 10 })).rejects.toThrow(/bulk: 25: coordinate \[NaN, 0\] is not/);
+    expect(await hasIndex()).toBe(1);
+    expect(await countRows(database.db, 'places')).toBe(before);
   });
 
   it.skipIf(!hasNycData)('loads the 386 NYC neighbourhood polygons with their summaries', async () => {

@@ -148,3 +148,17 @@ describe.skipIf(!hasWikivoyage)(`Wikivoyage destinations${needs(WIKIVOYAGE)}`, (
     expect(JSON.parse(out.find((f) => f.name === "'s-Hertogenbosch")!.tags.links!)).toContain('Utrecht');
   });
 });
+
+describe('descriptions left to the loader (describe: false)', () => {
+  it('marks descriptions built from tags and leaves them empty, but keeps prose', async () => {
+    const fc = {
+      type: 'FeatureCollection',
+      features: [point(1, 2, { name: 'Joe', category: 'cafe' }), point(3, 4, { name: 'Soho', summary: 'Soho is lively.' })],
+    };
+    const [joe, soho] = await collect(readGeoJson(fc, { describe: false }));
+    expect(joe).toMatchObject({ description: '', descriptionFromTags: true });
+    expect(soho).toMatchObject({ description: 'Soho is lively.', descriptionFromTags: false });
+    const [described] = await collect(readGeoJson(fc));
+    expect(described).toMatchObject({ description: 'Joe is a cafe.', descriptionFromTags: true });
+  });
+});

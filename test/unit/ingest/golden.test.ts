@@ -6,6 +6,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ContextIndex } from '../../../src/ingest/context.js';
+import { describePlace } from '../../../src/ingest/describe.js';
 import type { PlaceFeature } from '../../../src/ingest/feature.js';
 import { readGeoJson } from '../../../src/ingest/geojson.js';
 import { readOsmPbf } from '../../../src/ingest/osm.js';
@@ -58,4 +60,37 @@ describe.skipIf(!hasNeighborhoods)(`golden description of a neighborhood${needs(
     expect(koreatown).toBeDefined();
     checkGolden('koreatown-manhattan-neighbourhood', koreatown!.description);
   });
+});
+
+/**
+ * Descriptions as the loader writes them, with the spatial context: the neighbourhood polygons of the NYC
+ * file (loaded first, as loadNycData does) and the named streets of the Midtown extract.
+ */
+const CONTEXT_CASES: [string, string][] = [
+  ['perk-kafe-street-and-neighbourhood', 'node/419367394'], // no address: the street within 40 m
+  ['keens-steakhouse-in-context', 'node/3068326556'], // an address: only the neighbourhood is added
+  ['bryant-park-in-context', 'way/22727025'], // a large area: no street
+];
+
+describe.skipIf(!hasMidtown || !hasNeighborhoods)(`golden descriptions with street and neighbourhood${needs(MIDTOWN_PBF)}${needs(NEIGHBORHOODS)}`, () => {
+  const described = new Map<string, string>();
+  beforeAll(async () => {
+    const index = new ContextIndex();
+    for await (const f of readGeoJson(NEIGHBORHOODS, { idProperty: 'slug', defaultCategory: 'neighbourhood' })) {
+      if (f.name) index.addNeighbourhood(f.name, f.geometry);
+    }
+    const wanted = new Map<string, PlaceFeature>();
+    for await (const f of readOsmPbf(MIDTOWN_PBF)) {
+      if (f.category === 'street' && f.name && f.geometry.type === 'LineString') index.addStreet(f.name, f.geometry);
+      if (CONTEXT_CASES.some(([, id]) => id === f.sourceId)) wanted.set(f.sourceId, f);
+    }
+    for (const [id, f] of wanted) described.set(id, describePlace(f, index.contextOf(f)));
+  }, 120_000);
+
+  for (const [name, id] of CONTEXT_CASES) {
+    it(name, () => {
+      expect(described.get(id), `${id} not found in ${MIDTOWN_PBF}`).toBeDefined();
+      checkGolden(name, described.get(id)!);
+    });
+  }
 });
