@@ -4,9 +4,9 @@ import type { Embedder } from '../src/embedding/embedder.ts';
 import { toVectorLiteral } from '../src/embedding/space.ts';
 import { dropDuplicates } from '../src/ask/ask.ts';
 import { planOffline } from '../src/planning/offline-planner.ts';
-import { chooseTradeOff, rankCandidates, type RankOptions } from '../src/ranking/rank.ts';
+import { chooseTradeOff, rankCandidates, topAnswers, type RankOptions } from '../src/ranking/rank.ts';
 import { resolveReferences } from '../src/spatial/resolve.ts';
-import { retrieveCandidates, type Candidate } from '../src/spatial/retrieve.ts';
+import { placeGeometries, retrieveCandidates, type Candidate } from '../src/spatial/retrieve.ts';
 import type { AnswerCandidate } from './spatial.ts';
 
 /** Ablations of the pipeline: each switches one part of the ranking off. */
@@ -56,10 +56,15 @@ export async function answersByMethod(db: Db, embedder: Embedder, question: stri
   const pool = resolution.ok
     ? (await retrieveCandidates(db, { plan, references: resolution.references, semanticVector: semanticVector!, spatialVector: spatialVector!, embeddingModel: embedder.model })).candidates
     : [];
+  const chosen: Record<string, Candidate[]> = {};
   for (const [name, options] of Object.entries(ABLATIONS)) {
-    out[name] = dropDuplicates(rankCandidates(plan, structuredClone(pool), chooseTradeOff(plan), options)).slice(0, k);
+    chosen[name] = topAnswers(dropDuplicates(rankCandidates(plan, structuredClone(pool), chooseTradeOff(plan), options)), k, options);
   }
-  for (const name of BASELINES.slice(0, 3)) out[name] = baselineOrder(name, pool).slice(0, k);
+  for (const name of BASELINES.slice(0, 3)) chosen[name] = baselineOrder(name, pool).slice(0, k);
+  const geometries = await placeGeometries(db, [...new Set(Object.values(chosen).flat().map((c) => c.id))]);
+  for (const [name, answers] of Object.entries(chosen)) {
+    out[name] = answers.map((c) => ({ ...c, geometry: geometries.get(c.id)! }));
+  }
   out[BASELINES[3]] = await naiveRag(db, embedder, question, k);
   return out;
 }

@@ -2,10 +2,10 @@ import type { Db } from '../db/database.ts';
 import type { Embedder } from '../embedding/embedder.ts';
 import type { LonLat, SpatialPlan } from '../planning/plan.ts';
 import { planQuestion, type LlmPlanner, type PlannerChoice } from '../planning/planner.ts';
-import { chooseTradeOff, rankCandidates, type RankedCandidate, type RankOptions } from '../ranking/rank.ts';
+import { chooseTradeOff, rankCandidates, topAnswers, type RankedCandidate, type RankOptions } from '../ranking/rank.ts';
 import { normalizeName } from '../spatial/names.ts';
 import { resolveReferences, type Clarification, type ResolvedReference } from '../spatial/resolve.ts';
-import { retrieveCandidates } from '../spatial/retrieve.ts';
+import { placeGeometries, retrieveCandidates } from '../spatial/retrieve.ts';
 import { composeAnswer, explainCandidate } from './answer.ts';
 
 export interface AskInput {
@@ -81,24 +81,12 @@ function referenceCollection(refs: ResolvedReference[]) {
   };
 }
 
-function centreOf(geometry: { type: string; coordinates: unknown }): [number, number] {
-  const flat: number[][] = [];
-  const walk = (c: unknown) => {
-    if (Array.isArray(c) && typeof c[0] === 'number') flat.push(c as number[]);
-    else if (Array.isArray(c)) c.forEach(walk);
-  };
-  walk(geometry.coordinates);
-  const xs = flat.map((p) => p[0]!);
-  const ys = flat.map((p) => p[1]!);
-  return [(Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ys) + Math.max(...ys)) / 2];
-}
-
 /** Drops later candidates that are the same place as an earlier one (same name, within DUPLICATE_M). */
 export function dropDuplicates(ranked: RankedCandidate[]): RankedCandidate[] {
   const kept: { c: RankedCandidate; name: string; at: [number, number] }[] = [];
   for (const c of ranked) {
     const name = normalizeName(c.name);
-    const at = centreOf(c.geometry);
+    const at: [number, number] = [(c.bbox[0] + c.bbox[2]) / 2, (c.bbox[1] + c.bbox[3]) / 2];
     const duplicate = kept.some((k) => k.name === name && approxMetres(k.at, at) < DUPLICATE_M);
     if (!duplicate) kept.push({ c, name, at });
   }
@@ -155,21 +143,22 @@ export async function ask(deps: AskDeps, input: AskInput): Promise<AskResult> {
   });
   clock.lap('sql');
 
-  const ranked = dropDuplicates(rankCandidates(plan, retrieval.candidates, base.tradeOff, input.rankOptions)).slice(0, input.k);
+  const shown = topAnswers(dropDuplicates(rankCandidates(plan, retrieval.candidates, base.tradeOff, input.rankOptions)), input.k, input.rankOptions);
   clock.lap('rank');
 
-  const candidates = ranked.map((c) => ({
+  const geometries = await placeGeometries(deps.db, shown.map((c) => c.id));
+  const candidates = shown.map((c) => ({
     id: c.id,
     sourceId: c.sourceId,
     name: c.name,
     category: c.category,
-    geometry: c.geometry,
+    geometry: geometries.get(c.id) ?? null,
     distanceM: c.distanceM,
     scores: c.scores,
     pareto: c.pareto,
     why: explainCandidate(c, plan, refs),
   }));
-  const answer = composeAnswer(plan, ranked, refs);
+  const answer = composeAnswer(plan, shown, refs);
   clock.lap('answer');
   return {
     ...base,

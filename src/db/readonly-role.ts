@@ -17,7 +17,7 @@ import type { Database } from './schema.ts';
 export const DEFAULT_READER_ROLE = 'srag_reader';
 
 /** The tables question answering (places, and the tool recommendations beside an answer) reads. Nothing else. */
-export const READER_TABLES = ['places', 'embedding_spaces', 'tools', 'tools_revision'] as const;
+export const READER_TABLES = ['places', 'places_version', 'embedding_spaces', 'tools', 'tools_revision'] as const;
 
 const ROLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 

@@ -110,8 +110,14 @@ export interface MemorySopsTable {
   rebuilt_at: ColumnType<Date, never, string>;
 }
 
+/** One row: bumped by every statement that changes places (migration 0007), for caches derived from places. */
+export interface PlacesVersionTable {
+  version: ColumnType<string, never, never>;
+}
+
 export interface Database {
   places: PlacesTable;
+  places_version: PlacesVersionTable;
   embedding_spaces: EmbeddingSpacesTable;
   tools: ToolsTable;
   tools_revision: ToolsRevisionTable;

@@ -174,6 +174,11 @@ export async function loadPlaces(
       await sql`${sql.raw(PLACES_HNSW_INDEX)}`.execute(trx);
     }
     lap('vectorIndex');
+    // Fresh statistics for the planner: the embedded database has no autovacuum to gather them, and a
+    // server's would come minutes later. Without them the question queries misjudge the tag and window
+    // indexes (measured in PGlite: a tag filter evaluated row by row, 7.5 s instead of an index lookup).
+    await sql`ANALYZE places`.execute(trx);
+    lap('analyze');
   });
   lap('commit');
   report.ms = Math.round(performance.now() - started);

@@ -143,3 +143,12 @@ export function rankCandidates(
 }
 
 const round3 = (v: number) => Math.round(v * 1000) / 1000;
+
+/**
+ * The k answers from ranked candidates: near misses ("just outside the requested area") only when nothing
+ * fits the constraints (with the sparse part ablated, constraints do not decide).
+ */
+export function topAnswers<T extends { satisfied: boolean[] }>(ranked: T[], k: number, options: RankOptions = {}): T[] {
+  const fitting = options.sparse === false ? ranked : ranked.filter((c) => c.satisfied.every(Boolean));
+  return (fitting.length > 0 ? fitting : ranked).slice(0, k);
+}

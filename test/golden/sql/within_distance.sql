@@ -1,24 +1,34 @@
 
-    WITH candidates AS (
+    WITH tagged AS MATERIALIZED (
+      SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
+        AND NOT (p.id = ANY($1::bigint[])) AND NOT (p.name = ANY($2::text[])) AND p.geom && ST_MakeEnvelope($3, $4, $5, $6, 4326) AND (place_tag_tokens(p.tags) && $7::text[] OR p.category = ANY($8::text[]))
+      ORDER BY ST_Distance(p.geom, ST_SetSRID(ST_GeomFromGeoJSON($9), 4326)) LIMIT $10
+    ), pool AS (
+      (SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
+        AND NOT (p.id = ANY($11::bigint[])) AND NOT (p.name = ANY($12::text[])) AND p.geom && ST_MakeEnvelope($13, $14, $15, $16, 4326)
+       ORDER BY p.geom <-> ST_SetSRID(ST_GeomFromGeoJSON($17), 4326) LIMIT $18)
+      UNION
+      SELECT id FROM tagged
+      UNION
+      (SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
+        AND NOT (p.id = ANY($19::bigint[])) AND NOT (p.name = ANY($20::text[])) AND p.geom && ST_MakeEnvelope($21, $22, $23, $24, 4326) AND p.embedding_model = $25
+       ORDER BY p.embedding <=> $26::vector LIMIT $27)
+    ), measured AS MATERIALIZED (
+      SELECT p.id, ARRAY[ST_Distance(p.geog, ST_SetSRID(ST_GeomFromGeoJSON($28), 4326)::geography, false)]::float8[] AS distances
+      FROM places p JOIN pool USING (id)
+    ), candidates AS (
       SELECT p.id, p.source_id, p.name, p.category, p.tags, p.description, p.geom,
-             ST_Distance(p.geog, ST_SetSRID(ST_GeomFromGeoJSON($1), 4326)::geography, false) AS d0,
-             ARRAY[ST_Distance(p.geog, ST_SetSRID(ST_GeomFromGeoJSON($2), 4326)::geography, false)]::float8[] AS distances,
-             ARRAY[ST_DWithin(p.geog, ST_SetSRID(ST_GeomFromGeoJSON($3), 4326)::geography, $4, false)]::boolean[] AS satisfied,
-             (coalesce(regexp_split_to_array(p.tags->>$5, $6) && $7::text[], false) OR coalesce(regexp_split_to_array(p.tags->>$8, $9) && $10::text[], false) OR coalesce(p.category = ANY($11::text[]), false)) AS tag_match,
-             CASE WHEN p.embedding_model = $12
-                  THEN 1 - (p.embedding <=> $13::vector) END AS sem_sim,
-             CASE WHEN p.embedding_model = $14
-                  THEN 1 - (p.embedding <=> $15::vector) END AS spa_sim
-      FROM places p
-      WHERE p.name IS NOT NULL
-        AND coalesce(p.category, '') <> 'street'
-        AND NOT (p.id = ANY($16::bigint[]))
-        AND NOT (p.name = ANY($17::text[]))
-        AND ST_DWithin(p.geog, ST_SetSRID(ST_GeomFromGeoJSON($18), 4326)::geography, $19, false)
-      ORDER BY (ST_DWithin(p.geog, ST_SetSRID(ST_GeomFromGeoJSON($20), 4326)::geography, $21, false)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
-      LIMIT $22
+             m.distances, m.distances[1] AS d0,
+             ARRAY[(m.distances[1] <= $29)]::boolean[] AS satisfied,
+             m.id IN (SELECT id FROM tagged) AS tag_match,
+             CASE WHEN p.embedding_model = $30 THEN 1 - (p.embedding <=> $31::vector) END AS sem_sim,
+             CASE WHEN p.embedding_model = $32 THEN 1 - (p.embedding <=> $33::vector) END AS spa_sim
+      FROM measured m JOIN places p USING (id)
+      WHERE m.distances[1] <= $34
+      ORDER BY ((m.distances[1] <= $35)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      LIMIT $36
     )
     SELECT id, source_id, name, category, tags, description,
-           ST_AsGeoJSON(ST_ForcePolygonCCW(geom), 6) AS geometry,
+           ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
            distances, satisfied, tag_match, sem_sim, spa_sim
     FROM candidates

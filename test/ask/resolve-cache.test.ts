@@ -1,0 +1,60 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOfflineEmbedderWithLexicons } from '../../src/embedding/configured.ts';
+import type { PlaceFeature } from '../../src/ingest/feature.ts';
+import { loadPlaces } from '../../src/ingest/load.ts';
+import { planOffline } from '../../src/planning/offline-planner.ts';
+import { resolveReferences } from '../../src/spatial/resolve.ts';
+import { openTestDatabase, testMode, type TestDatabase } from '../helpers/database.ts';
+
+const embedder = createOfflineEmbedderWithLexicons();
+
+function square(sourceId: string, name: string, lon: number, lat: number): PlaceFeature {
+  return {
+    source: 'cache-test',
+    sourceId,
+    name,
+    category: 'square',
+    tags: { name, place: 'square' },
+    description: `${name} is a square.`,
+    geometry: { type: 'Point', coordinates: [lon, lat] },
+  };
+}
+
+async function* features(...list: PlaceFeature[]) {
+  yield* list;
+}
+
+describe(`resolved references cache (${testMode} mode)`, () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+  });
+  afterAll(async () => database?.dispose());
+
+  it('serves repeated names from the cache and forgets them when places change', async () => {
+    const plan = planOffline('Which cafés are within 200 m of Quillfeather Square?');
+    await loadPlaces(database.db, embedder, features(square('a', 'Quillfeather Square', 2.35, 48.85)));
+    const first = await resolveReferences(database.db, plan);
+    expect(first.ok && first.references[0]!.centroid).toEqual({ lon: 2.35, lat: 48.85 });
+
+    // Changed behind the service's back (another instance, the CLI): only the version tells.
+    await sql`UPDATE places SET geom = ST_SetSRID(ST_MakePoint(2.36, 48.86), 4326) WHERE source = 'cache-test'`.execute(database.db);
+    const second = await resolveReferences(database.db, plan);
+    expect(second.ok && second.references[0]!.centroid).toEqual({ lon: 2.36, lat: 48.86 });
+
+    // Unchanged data: the same answer without a gazetteer query (a direct edit of the version row
+    // proves the cache is what answers: with the version untouched, the stale coordinates stay).
+    await sql`ALTER TABLE places DISABLE TRIGGER places_changed`.execute(database.db);
+    try {
+      await sql`UPDATE places SET geom = ST_SetSRID(ST_MakePoint(2.37, 48.87), 4326) WHERE source = 'cache-test'`.execute(database.db);
+      const cached = await resolveReferences(database.db, plan);
+      expect(cached.ok && cached.references[0]!.centroid).toEqual({ lon: 2.36, lat: 48.86 });
+    } finally {
+      await sql`ALTER TABLE places ENABLE TRIGGER places_changed`.execute(database.db);
+    }
+    await sql`UPDATE places_version SET version = version + 1`.execute(database.db);
+    const fresh = await resolveReferences(database.db, plan);
+    expect(fresh.ok && fresh.references[0]!.centroid).toEqual({ lon: 2.37, lat: 48.87 });
+  });
+});
