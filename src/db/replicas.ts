@@ -99,6 +99,19 @@ export class ReplicaSet {
     return order;
   }
 
+  /**
+   * Whether to try this replica now. For one whose circuit is open but whose wait is over (half open), only
+   * the first caller gets the trial; the others skip it until that attempt has marked it up or down again,
+   * so a replica that hangs on connect holds up one request per DATABASE_READ_RETRY_MS, not all of them.
+   */
+  claim(replica: Replica): boolean {
+    if (replica.state !== 'down') return true;
+    const now = this.now();
+    if (now < replica.retryAt) return false;
+    replica.retryAt = now + this.retryMs;
+    return true;
+  }
+
   markDown(replica: Replica, error: unknown, kind: string): void {
     const wasDown = replica.state === 'down';
     replica.state = 'down';
@@ -226,6 +239,7 @@ export class RoutingPool implements PostgresPool {
   /** A client from the first replica that can serve (not in `exclude`, which it extends), else from the primary. */
   async acquire(exclude: Set<Replica>): Promise<Served> {
     for (const replica of this.replicas.candidates(exclude)) {
+      if (!this.replicas.claim(replica)) continue;
       exclude.add(replica);
       let client: pg.PoolClient;
       try {

@@ -44,8 +44,16 @@ describe('replica set: round robin, circuit breaker, WAL positions (no database)
     expect(set.candidates()).toEqual([b]);
     now = 999;
     expect(set.candidates()).toEqual([b]);
-    now = 1000; // the circuit is half open: one more attempt is allowed
+    now = 1000; // the circuit is half open: one attempt is allowed, and only one at a time
     expect(set.candidates()).toContain(a);
+    expect(set.claim(a)).toBe(true);
+    expect(set.claim(a)).toBe(false);
+    expect(set.claim(b)).toBe(true);
+    set.markDown(a, new Error('still refused'), 'read'); // the trial failed: skipped for another retryMs
+    now = 1999;
+    expect(set.candidates()).toEqual([b]);
+    now = 2000;
+    expect(set.claim(a)).toBe(true);
     set.markUp(a, 'read');
     expect(set.status()).toEqual([{ name: 'replica-1', state: 'up' }, { name: 'replica-2', state: 'unknown' }]);
   });
