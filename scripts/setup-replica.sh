@@ -4,6 +4,7 @@
 # DATABASE_READ_URLS to use. Idempotent: a healthy replica is reused, a broken one is rebuilt. Run as root.
 #
 #   bash scripts/setup-replica.sh            # create or reuse; prints DATABASE_READ_URLS=...
+#   bash scripts/setup-replica.sh --rebuild  # drop the replica and build it afresh
 #   bash scripts/setup-replica.sh --remove   # stop and drop the replica cluster and its replication slot
 #
 # What it changes on the primary (nothing that needs a restart; the primary is never restarted):
@@ -47,9 +48,16 @@ psql_primary() { runuser -u postgres -- psql -p "$PRIMARY_PORT" -v ON_ERROR_STOP
 psql_replica() { runuser -u postgres -- psql -p "$REPLICA_PORT" -v ON_ERROR_STOP=1 -qAt "$@"; }
 
 drop_slot() {
+  # The walsender of a replica that was just stopped may hold the slot for a moment longer.
+  for _ in $(seq 1 50); do
+    [ "$(psql_primary -c "SELECT active FROM pg_replication_slots WHERE slot_name = '$SLOT'")" = t ] || break
+    sleep 0.2
+  done
   psql_primary -c "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots
                    WHERE slot_name = '$SLOT' AND NOT active" >/dev/null
 }
+
+case "${1:-}" in "" | --rebuild | --remove) ;; *) die "unknown option $1 (--rebuild, --remove)" ;; esac
 
 if [ "${1:-}" = --remove ]; then
   if [ -n "$(cluster_field "$REPLICA" 1)" ]; then
@@ -106,7 +114,10 @@ wait_streaming() {
 }
 
 reuse=0
-if [ -n "$(cluster_field "$REPLICA" 1)" ]; then
+if [ -n "$(cluster_field "$REPLICA" 1)" ] && [ "${1:-}" = --rebuild ]; then
+  log "dropping cluster $PG_MAJOR/$REPLICA (--rebuild)"
+  pg_dropcluster --stop "$PG_MAJOR" "$REPLICA"
+elif [ -n "$(cluster_field "$REPLICA" 1)" ]; then
   if ! is_online "$REPLICA" && [ -f "$DATA_DIR/standby.signal" ]; then
     log "starting the existing replica $PG_MAJOR/$REPLICA"
     pg_ctlcluster --skip-systemctl-redirect "$PG_MAJOR" "$REPLICA" start || true

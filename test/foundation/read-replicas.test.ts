@@ -191,8 +191,14 @@ describe.skipIf(Boolean(skipReason))('read replicas over HTTP (server mode, DATA
       point('cafe', `Replica Cafe ${suffix}`, -73.9805, 40.7505, { amenity: 'cafe' }),
     ]);
     expect(imported.status).toBe(200);
-    // Replicated (asynchronously) before the read checks start.
-    await eventually('the imported places on the replica', async () => ((await countOn(READ_URL, plaza)) === 1 ? true : undefined));
+    // Replicated (asynchronously) before the read checks start. Not only our rows: the service waits for the
+    // WAL position it noted after the import, which includes whatever other test files wrote meanwhile.
+    const written = (await primary.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn')).rows[0]!.lsn;
+    await eventually('the replica replaying the import', async () => {
+      const { rows } = await replica.query<{ ok: boolean }>('SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS ok', [written]);
+      return rows[0]!.ok ? true : undefined;
+    });
+    expect(await countOn(READ_URL, plaza)).toBe(1);
   });
 
   afterAll(async () => {
