@@ -8,7 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseLsn, ReplicaSet } from '../../src/db/replicas.ts';
+import { sql } from 'kysely';
+import { openReplicaReads, parseLsn, ReplicaSet } from '../../src/db/replicas.ts';
 import { isServer } from '../helpers/database.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 
@@ -259,6 +260,49 @@ describe.skipIf(Boolean(skipReason))('read replicas over HTTP (server mode, DATA
       expect(((await items.json()) as { features: unknown[] }).features).toHaveLength(1);
       return apps(await activity(replica, since)).includes('spatial-rag read') ? true : undefined;
     });
+  });
+
+  it('moves a statement whose replica connection breaks mid-way to the primary, except inside a transaction', async () => {
+    const primaryPort = Number(new URL(process.env.DATABASE_URL!).port || 5432);
+    const primaryPool = new pg.Pool({ connectionString: service.location.env.DATABASE_URL, max: 2 });
+    primaryPool.on('error', () => undefined);
+    const open = () => {
+      const set = new ReplicaSet([withDatabase(READ_URL, database)], { retryMs: 60_000 });
+      return { set, reads: openReplicaReads(set, { primary: primaryPool, poolSize: 2, statementTimeoutMs: 10_000 }) };
+    };
+    // Ends the replica backend that runs the marked statement, as a server restart or a network cut would.
+    const cut = (marker: string) =>
+      eventually(`the statement ${marker} running on the replica`, async () => {
+        const { rowCount } = await replica.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+           WHERE datname = $1 AND application_name = 'spatial-rag read' AND state = 'active' AND query LIKE $2`,
+          [database, `%${marker}%`],
+        );
+        return rowCount ? true : undefined;
+      }, 10_000);
+    const plain = open();
+    const tx = open();
+    try {
+      const running = sql<{ port: number; standby: boolean }>`
+        SELECT inet_server_port() AS port, pg_is_in_recovery() AS standby, 'mid-statement' AS marker FROM pg_sleep(1.5)`.execute(plain.reads.db);
+      await cut('mid-statement');
+      // The server that finally answered says who it is: the primary.
+      expect((await running).rows[0]).toMatchObject({ port: primaryPort, standby: false });
+      expect(plain.set.status()[0]!.state).toBe('down');
+
+      // Inside a transaction the earlier statements' snapshot cannot move: the failure goes to the caller.
+      const inTransaction = tx.reads.db.transaction().execute(async (trx) => {
+        await sql`SELECT 1`.execute(trx);
+        await sql`SELECT 'in-transaction' AS marker FROM pg_sleep(1.5)`.execute(trx);
+      });
+      inTransaction.catch(() => undefined);
+      await cut('in-transaction');
+      await expect(inTransaction).rejects.toThrow(/terminat/i);
+    } finally {
+      await plain.reads.close();
+      await tx.reads.close();
+      await primaryPool.end();
+    }
   });
 
   it('keeps answering reads from the primary while the replica is stopped, and returns to it once it is back', async ({ skip }) => {
