@@ -7,7 +7,7 @@ import { join } from 'node:path';
 async function timeToReady(dataDir: string, port: number): Promise<number> {
   const started = performance.now();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, PORT: String(port), PGLITE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', SEED: 'none', DATABASE_URL: '' },
+    env: { ...process.env, PORT: String(port), PGLITE_DATA_DIR: dataDir, LOG_LEVEL: 'silent', SEED: 'none', DATABASE_URL: '', DATABASE_READ_URLS: '' },
     stdio: 'ignore',
   });
   try {

@@ -7,12 +7,37 @@ const optionalText = z
   .optional();
 
 const port = z.coerce.number().int().min(0).max(65535);
+const postgresUrl = z.url({ protocol: /^postgres(ql)?$/ });
+
+/**
+ * `DATABASE_READ_URLS`: comma-separated postgres:// URLs of streaming replicas. Every entry is checked, and a
+ * bad one is named by its position (URLs carry passwords, so the message does not repeat them).
+ */
+const readUrls = z
+  .string()
+  .optional()
+  .transform((text, ctx) => {
+    const entries = (text ?? '').split(',').map((e) => e.trim());
+    if (entries.length === 1 && entries[0] === '') return [];
+    const seen = new Set<string>();
+    entries.forEach((entry, i) => {
+      if (entry === '') ctx.addIssue({ code: 'custom', message: `entry ${i + 1} is empty` });
+      else if (!postgresUrl.safeParse(entry).success) ctx.addIssue({ code: 'custom', message: `entry ${i + 1} is not a postgres:// URL` });
+      else if (seen.has(entry)) ctx.addIssue({ code: 'custom', message: `entry ${i + 1} repeats an earlier one` });
+      seen.add(entry);
+    });
+    return entries;
+  });
 const milliseconds = z.coerce.number().int().min(1).max(600_000);
 
 const configSchema = z.object({
   PORT: port.default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
-  DATABASE_URL: optionalText.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+  DATABASE_URL: optionalText.pipe(postgresUrl.optional()),
+  /** Server mode: streaming replicas that serve the read-only routes (writes and migrations stay on DATABASE_URL). */
+  DATABASE_READ_URLS: readUrls,
+  /** How long a replica that failed is skipped before it is tried again (the circuit breaker's open time). */
+  DATABASE_READ_RETRY_MS: milliseconds.default(5_000),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   PGLITE_DATA_DIR: z.string().min(1).default('./.data/pglite'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -47,7 +72,7 @@ const configSchema = z.object({
     .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'a lower-case PostgreSQL role name, or none')
     .default('srag_reader'),
   /** Server mode: a separate login (that can only SELECT) for question answering, instead of switching roles. */
-  DATABASE_READER_URL: optionalText.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+  DATABASE_READER_URL: optionalText.pipe(postgresUrl.optional()),
   /** Largest `bbox` area (square degrees) on the OGC items routes; 64800 = the whole world. */
   MAX_BBOX_AREA_DEG2: z.coerce.number().positive().max(64_800).default(64_800),
 });
@@ -59,19 +84,27 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+/** `postgres://user:secret@host` -> `postgres://user:***@host`, for values repeated in error messages. */
+function hidePasswords(value: string): string {
+  return value.replace(/(\/\/[^/:@\s,]*:)[^@\s,]*@/g, '$1***@');
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = configSchema.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const variable = issue.path.join('.');
-    const value = env[variable];
-    throw new ConfigError(
-      `invalid configuration: ${variable}=${JSON.stringify(value ?? '')}: ${issue.message}`,
-    );
+    const value = hidePasswords(env[variable] ?? '');
+    throw new ConfigError(`invalid configuration: ${variable}=${JSON.stringify(value)}: ${issue.message}`);
   }
   const config = parsed.data;
   if (Boolean(config.EMBEDDINGS_BASE_URL) !== Boolean(config.EMBEDDINGS_MODEL)) {
     throw new ConfigError('invalid configuration: EMBEDDINGS_BASE_URL and EMBEDDINGS_MODEL must be set together');
+  }
+  if (config.DATABASE_READ_URLS.length > 0 && !config.DATABASE_URL) {
+    throw new ConfigError(
+      'invalid configuration: DATABASE_READ_URLS needs DATABASE_URL (server mode); the embedded database has no replicas: unset DATABASE_READ_URLS or set DATABASE_URL',
+    );
   }
   if (Boolean(config.LLM_BASE_URL) !== Boolean(config.LLM_MODEL)) {
     throw new ConfigError('invalid configuration: LLM_BASE_URL and LLM_MODEL must be set together');

@@ -7,6 +7,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { createApp } from './http/app.ts';
 import { securityOptionsFromConfig } from './http/security.ts';
 import { openReader, type ReaderHandle } from './db/readonly-role.ts';
+import { openReplicaReads, ReplicaSet } from './db/replicas.ts';
 import type { Lifecycle } from './http/health.routes.ts';
 import type { AppEnv } from './http/openapi-app.ts';
 import { createConfiguredEmbedder } from './embedding/configured.ts';
@@ -57,8 +58,14 @@ export async function startService(config: Config, options: StartOptions = {}): 
     config.LLM_BASE_URL && config.LLM_MODEL
       ? createLlmPlanner({ baseURL: config.LLM_BASE_URL, model: config.LLM_MODEL, apiKey: config.LLM_API_KEY, timeoutMs: config.LLM_TIMEOUT_MS })
       : undefined;
-  // Server mode: question answering on read-only, time-bounded connections as a SELECT-only role.
+  // Server mode: question answering on read-only, time-bounded connections as a SELECT-only role; with
+  // DATABASE_READ_URLS, those and the other read routes on the replicas (src/db/replicas.ts).
   let reader: ReaderHandle | undefined;
+  let replicaReads: ReturnType<typeof openReplicaReads> | undefined;
+  const replicas =
+    database.mode === 'server' && config.DATABASE_READ_URLS.length > 0
+      ? new ReplicaSet(config.DATABASE_READ_URLS, { retryMs: config.DATABASE_READ_RETRY_MS, log })
+      : undefined;
   if (database.mode === 'server' && config.DATABASE_URL) {
     reader = await openReader(database.db, {
       databaseUrl: config.DATABASE_URL,
@@ -66,9 +73,22 @@ export async function startService(config: Config, options: StartOptions = {}): 
       role: config.DATABASE_READER_ROLE,
       poolSize: config.DATABASE_POOL_SIZE,
       statementTimeoutMs: config.QUERY_TIMEOUT_MS,
+      replicas,
+      log,
     });
     if (reader.warning) log.warn(reader.warning);
     else log.info({ role: reader.role ?? 'DATABASE_READER_URL', statementTimeoutMs: config.QUERY_TIMEOUT_MS }, 'question answering on read-only connections');
+  }
+  if (replicas && database.pool) {
+    replicaReads = openReplicaReads(replicas, {
+      primary: database.pool,
+      poolSize: config.DATABASE_POOL_SIZE,
+      statementTimeoutMs: config.QUERY_TIMEOUT_MS,
+      log,
+    });
+    // A replica that is down at start does not stop the service: its reads go to the primary meanwhile.
+    await Promise.all([replicaReads.routing.probe(log), reader?.routing?.probe(log)]);
+    log.info({ replicas: replicas.describe(), retryMs: config.DATABASE_READ_RETRY_MS }, 'read routes on the replicas, writes on the primary');
   }
   const app = createApp({
     db: database.db,
@@ -78,6 +98,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     log,
     lifecycle,
     ...(reader ? { readDb: reader.db } : {}),
+    ...(replicaReads && replicas ? { replicaReads: replicaReads.db, replicas } : {}),
     security: securityOptionsFromConfig(config),
   });
   options.configureApp?.(app);
@@ -96,6 +117,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_GRACE_MS));
       await closeServer(server, config.SHUTDOWN_TIMEOUT_MS);
       await reader?.close();
+      await replicaReads?.close();
       await database.close();
       log.info('stopped');
     })());

@@ -11,8 +11,13 @@ export type DatabaseMode = 'embedded' | 'server';
 export interface DatabaseHandle {
   db: Db;
   mode: DatabaseMode;
+  /** Server mode: the primary's pool behind `db` (the read routes fall back to it when no replica serves). */
+  pool?: pg.Pool;
   close(): Promise<void>;
 }
+
+/** `application_name` of the service's connections, so pg_stat_activity tells the pools apart. */
+export const APPLICATION_NAME = 'spatial-rag';
 
 export interface DatabaseOptions {
   databaseUrl?: string | undefined;
@@ -39,7 +44,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 }
 
 async function openServer(connectionString: string, max: number): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: 5_000, types: numericTypes() });
+  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: 5_000, types: numericTypes(), application_name: APPLICATION_NAME });
   // An idle client losing its server (restart, failover) must not crash the process.
   pool.on('error', () => undefined);
   // A checked-out client (pg-pool removes its idle listener) emits 'error' when its server goes away: without a
@@ -52,7 +57,7 @@ async function openServer(connectionString: string, max: number): Promise<Databa
     await db.destroy();
     throw new Error(`cannot connect to DATABASE_URL (${redact(connectionString)}): ${(error as Error).message}`);
   }
-  return { db, mode: 'server', close: () => db.destroy() };
+  return { db, mode: 'server', pool, close: () => db.destroy() };
 }
 
 async function openEmbedded(dataDir: string): Promise<DatabaseHandle> {

@@ -11,7 +11,9 @@
  */
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { numericTypes, redact, type Db } from './database.ts';
+import type { Logger } from '../log.ts';
+import { APPLICATION_NAME, numericTypes, redact, type Db } from './database.ts';
+import { REPLICA_CONNECT_TIMEOUT_MS, RoutingPool, type ReplicaSet } from './replicas.ts';
 import type { Database } from './schema.ts';
 
 export const DEFAULT_READER_ROLE = 'srag_reader';
@@ -117,6 +119,13 @@ export interface ReaderOptions {
   role?: string | undefined;
   poolSize: number;
   statementTimeoutMs: number;
+  /**
+   * Streaming replicas (DATABASE_READ_URLS): question answering runs there with the same settings, and on
+   * the primary when none can serve (src/db/replicas.ts). With `readerUrl`, replica connections log in as
+   * that user (logins are replicated) at the replica's host, port and database.
+   */
+  replicas?: ReplicaSet | undefined;
+  log?: Pick<Logger, 'info' | 'warn' | 'debug'> | undefined;
 }
 
 export interface ReaderHandle {
@@ -125,7 +134,40 @@ export interface ReaderHandle {
   role: string | null;
   /** Why no role is used, when none is. */
   warning?: string;
+  /** With replicas: the routing pool (its {@link RoutingPool.probe} checks them). */
+  routing?: RoutingPool;
   close(): Promise<void>;
+}
+
+/** Settings of every question-answering connection, on the primary or a replica. */
+function readerPoolConfig(connectionString: string, role: string | null, options: ReaderOptions): pg.PoolConfig {
+  const timeout = Math.max(1, Math.round(options.statementTimeoutMs));
+  const settings = [
+    `-c statement_timeout=${timeout}`,
+    '-c default_transaction_read_only=on',
+    `-c idle_in_transaction_session_timeout=${Math.max(timeout * 2, 10_000)}`,
+    ...(role ? [`-c role=${role}`] : []),
+  ];
+  return {
+    connectionString,
+    max: options.poolSize,
+    connectionTimeoutMillis: 5_000,
+    // Client-side bound for a server that stops answering (the statement_timeout cannot fire then).
+    query_timeout: timeout + 5_000,
+    options: settings.join(' '),
+    types: numericTypes(),
+    application_name: `${APPLICATION_NAME} ask`,
+  };
+}
+
+/** A replica's URL with the login of `readerUrl` when there is one. */
+function replicaLogin(replicaUrl: string, readerUrl: string | undefined): string {
+  if (!readerUrl) return replicaUrl;
+  const target = new URL(replicaUrl);
+  const login = new URL(readerUrl);
+  target.username = login.username;
+  target.password = login.password;
+  return target.toString();
 }
 
 /** The question-answering pool of server mode (see the module comment). */
@@ -139,32 +181,32 @@ export async function openReader(mainDb: Db, options: ReaderOptions): Promise<Re
     if (check.usable) role = options.role;
     else warning = `${check.reason}; question answering runs as the service's user (read-only transactions, statement_timeout)`;
   }
-  const timeout = Math.max(1, Math.round(options.statementTimeoutMs));
-  const settings = [
-    `-c statement_timeout=${timeout}`,
-    '-c default_transaction_read_only=on',
-    `-c idle_in_transaction_session_timeout=${Math.max(timeout * 2, 10_000)}`,
-    ...(role ? [`-c role=${role}`] : []),
-  ];
-  const pool = new pg.Pool({
-    connectionString: options.readerUrl ?? options.databaseUrl,
-    max: options.poolSize,
-    connectionTimeoutMillis: 5_000,
-    // Client-side bound for a server that stops answering (the statement_timeout cannot fire then).
-    query_timeout: timeout + 5_000,
-    options: settings.join(' '),
-    types: numericTypes(),
-  });
+  const pool = new pg.Pool(readerPoolConfig(options.readerUrl ?? options.databaseUrl, role, options));
   // Neither an idle nor a checked-out client losing its server may crash the process (see database.ts).
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   try {
-    await sql`SELECT 1 FROM places LIMIT 1`.execute(db);
+    await pool.query('SELECT 1 FROM places LIMIT 1');
   } catch (error) {
-    await db.destroy();
+    await pool.end();
     const where = options.readerUrl ? `DATABASE_READER_URL (${redact(options.readerUrl)})` : `role ${role ?? '(own user)'}`;
     throw new Error(`question-answering connections (${where}) cannot read places: ${(error as Error).message}`);
   }
-  return { db, role, ...(warning ? { warning } : {}), close: () => db.destroy() };
+  const replicas = options.replicas;
+  const routing =
+    replicas && replicas.replicas.length > 0
+      ? new RoutingPool(replicas, {
+          kind: 'ask',
+          replicaConfig: (replica) => ({
+            ...readerPoolConfig(replicaLogin(replica.url, options.readerUrl), role, options),
+            // A replica that does not answer is skipped quickly; the primary keeps the longer wait.
+            connectionTimeoutMillis: REPLICA_CONNECT_TIMEOUT_MS,
+          }),
+          primary: pool,
+          ownsPrimary: true,
+          log: options.log,
+        })
+      : undefined;
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: routing ?? pool }) });
+  return { db, role, ...(warning ? { warning } : {}), ...(routing ? { routing } : {}), close: () => db.destroy() };
 }

@@ -1,8 +1,10 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Db, DatabaseMode } from '../db/database.ts';
+import { readTrace, type ReplicaSet } from '../db/replicas.ts';
 import type { Embedder } from '../embedding/embedder.ts';
 import { placesRoutes } from '../places/places.routes.ts';
 import { askRoutes } from '../ask/ask.routes.ts';
@@ -15,7 +17,7 @@ import { docsPage } from './docs-page.ts';
 import { healthRoutes, type Lifecycle } from './health.routes.ts';
 import { createRouter, type AppEnv } from './openapi-app.ts';
 import { ApiError, problem } from './problem.ts';
-import { dependencyFailure, installSecurity, type SecurityOptions } from './security.ts';
+import { dependencyFailure, installSecurity, isBoundedReadRoute, type SecurityOptions } from './security.ts';
 
 const STATUS_TITLES: Record<number, string> = {
   400: 'Bad Request',
@@ -36,8 +38,15 @@ export interface AppDeps {
   mode: DatabaseMode;
   log: Logger;
   lifecycle: Lifecycle;
-  /** Server mode: the read-only, time-bounded connections question answering runs on (src/db/readonly-role.ts). */
+  /**
+   * Server mode: the read-only, time-bounded connections question answering runs on (src/db/readonly-role.ts);
+   * on the replicas when DATABASE_READ_URLS is set.
+   */
   readDb?: Db;
+  /** With DATABASE_READ_URLS: the other read routes' connections (replicas, primary fallback: src/db/replicas.ts). */
+  replicaReads?: Db;
+  /** With DATABASE_READ_URLS: notified after each write request, so this instance reads its own writes. */
+  replicas?: ReplicaSet;
   /** Auth, rate limits, body limits, work bounds (src/http/security.ts); omitted: IN_PROCESS_SECURITY (no rate limit). */
   security?: SecurityOptions;
 }
@@ -47,7 +56,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use(requestId());
   app.use(async (c, next) => {
     const started = performance.now();
-    await next();
+    // The servers that served this request's routed reads (`replica-1`, `primary`), for the log line.
+    const readFrom = new Set<string>();
+    await readTrace.run(readFrom, next);
     deps.log.info(
       {
         requestId: c.get('requestId'),
@@ -55,19 +66,23 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
         path: c.req.path,
         status: c.res.status,
         ms: Math.round((performance.now() - started) * 10) / 10,
+        ...(readFrom.size > 0 ? { readFrom: [...readFrom] } : {}),
       },
       'request',
     );
   });
+  if (deps.replicas) app.use(noteWrites(deps.replicas, deps.db, deps.log));
 
   installSecurity(app, deps.security);
 
-  app.route('/', healthRoutes(deps.db, deps.lifecycle));
-  app.route('/', placesRoutes(deps.db, deps.embedder));
+  const reads = deps.replicaReads ?? deps.db;
+  app.route('/', healthRoutes(deps.db, deps.lifecycle, deps.replicas));
+  app.route('/', placesRoutes(deps.db, deps.embedder, reads));
   app.route('/', askRoutes({ ...deps, db: deps.readDb ?? deps.db }));
-  app.route('/', toolsRoutes(deps.db, deps.embedder));
+  app.route('/', toolsRoutes(deps.db, deps.embedder, reads));
+  // Workflow memory management stays on the primary: it is administration (behind API_KEY), not traffic.
   app.route('/', memoryRoutes(deps.db));
-  app.route('/', webRoutes({ db: deps.db }));
+  app.route('/', webRoutes({ db: reads }));
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',
@@ -96,4 +111,25 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     return problem(c, new ApiError(500, 'Internal Server Error', 'an unexpected error occurred; see the server log'));
   });
   return app;
+}
+
+/**
+ * Read-your-writes within this instance: after a request that may have written (any method but GET/HEAD/
+ * OPTIONS, except the read-only POSTs), the primary's WAL position is noted before the response leaves, and
+ * replicas serve reads again only once they have replayed that far (src/db/replicas.ts). Requests refused
+ * before their handler ran (auth, rate limit, size, validation) wrote nothing and are skipped.
+ */
+function noteWrites(replicas: ReplicaSet, primary: Db, log: Logger): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await next();
+    const method = c.req.method.toUpperCase();
+    if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || isBoundedReadRoute(method, c.req.path)) return;
+    const status = c.res.status;
+    if (status >= 400 && status < 500) return;
+    try {
+      await replicas.noteWrite(primary);
+    } catch (error) {
+      log.warn({ requestId: c.get('requestId'), err: error }, 'could not read the WAL position after a write: replicas may serve older data');
+    }
+  };
 }

@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
+import type { ReplicaSet } from '../db/replicas.ts';
 import { createRouter } from './openapi-app.ts';
 import { unavailable } from './problem.ts';
 
@@ -10,6 +11,15 @@ export interface Lifecycle {
 }
 
 const status = z.object({ status: z.string() }).openapi('HealthStatus');
+const readiness = z
+  .object({
+    status: z.string(),
+    replicas: z
+      .array(z.object({ name: z.string(), state: z.enum(['unknown', 'up', 'down', 'behind']) }))
+      .optional()
+      .describe('with DATABASE_READ_URLS: what this instance last saw of each replica (no query is made for it)'),
+  })
+  .openapi('Readiness');
 
 const livez = createRoute({
   method: 'get',
@@ -25,12 +35,12 @@ const readyz = createRoute({
   tags: ['health'],
   summary: 'Readiness: the database answers and the service is not draining',
   responses: {
-    200: { description: 'ready', content: { 'application/json': { schema: status } } },
+    200: { description: 'ready (replicas that are down do not make it fail: the primary serves their reads)', content: { 'application/json': { schema: readiness } } },
     503: { description: 'draining or database unavailable' },
   },
 });
 
-export function healthRoutes(db: Db, lifecycle: Lifecycle) {
+export function healthRoutes(db: Db, lifecycle: Lifecycle, replicas?: ReplicaSet) {
   return createRouter()
     .openapi(livez, (c) => c.json({ status: 'ok' }, 200))
     .openapi(readyz, async (c) => {
@@ -40,6 +50,6 @@ export function healthRoutes(db: Db, lifecycle: Lifecycle) {
       } catch {
         throw unavailable('the database does not answer');
       }
-      return c.json({ status: 'ready' }, 200);
+      return c.json({ status: 'ready', ...(replicas ? { replicas: replicas.status() } : {}) }, 200);
     });
 }

@@ -240,7 +240,8 @@ const routes = {
   }),
 };
 
-export function toolsRoutes(db: Db, embedder: Embedder) {
+/** `reads`: where the read routes (get, list, search, plan) run: the replicas with DATABASE_READ_URLS. */
+export function toolsRoutes(db: Db, embedder: Embedder, reads: Db = db) {
   const router = createRouter();
 
   router.openapi(routes.create, async (c) => {
@@ -267,14 +268,14 @@ export function toolsRoutes(db: Db, embedder: Embedder) {
 
   router.openapi(routes.get, async (c) => {
     const { id } = c.req.valid('param');
-    const row = await getToolRow(db, id);
+    const row = await getToolRow(reads, id);
     if (!row) throw notFound(`no tool '${id}'`);
     return c.json(row, 200);
   });
 
   router.openapi(routes.list, async (c) => {
     const query = c.req.valid('query');
-    const page = await listToolRows(db, query);
+    const page = await listToolRows(reads, query);
     return c.json({ tools: page.tools, total: page.total, limit: query.limit, offset: query.offset }, 200);
   });
 
@@ -286,17 +287,17 @@ export function toolsRoutes(db: Db, embedder: Embedder) {
 
   router.openapi(routes.search, async (c) => {
     const body = c.req.valid('json');
-    return c.json(await searchTools(db, embedder, body), 200);
+    return c.json(await searchTools(reads, embedder, body), 200);
   });
 
   router.openapi(routes.plan, async (c) => {
     const body = c.req.valid('json');
     if (body.steps) {
       const parsed = parseToolRequest(body.query, body.context ?? {});
-      const workflow = checkWorkflow(body.steps, parsed.context, await catalogSnapshot(db));
+      const workflow = checkWorkflow(body.steps, parsed.context, await catalogSnapshot(reads));
       return c.json({ workflow, parsed: summarise(parsed), tools: [] }, 200);
     }
-    return c.json(await planWorkflow(db, embedder, body), 200);
+    return c.json(await planWorkflow(reads, embedder, body), 200);
   });
 
   return router;

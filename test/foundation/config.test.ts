@@ -28,6 +28,28 @@ describe('configuration', () => {
     }
   });
 
+  it('reads DATABASE_READ_URLS as a list of postgres URLs, only in server mode', () => {
+    const server = { DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db' };
+    expect(loadConfig(server).DATABASE_READ_URLS).toEqual([]);
+    expect(loadConfig({ ...server, DATABASE_READ_URLS: ' postgres://u:p@r1:5432/db , postgresql://u:p@r2/db ' }).DATABASE_READ_URLS).toEqual([
+      'postgres://u:p@r1:5432/db',
+      'postgresql://u:p@r2/db',
+    ]);
+    expect(loadConfig({ ...server, DATABASE_READ_URLS: 'postgres://u:p@r1/db' }).DATABASE_READ_RETRY_MS).toBe(5000);
+    for (const [value, message] of [
+      ['postgres://u:p@r1/db,', 'entry 2 is empty'],
+      ['postgres://u:p@r1/db,http://r2/db', 'entry 2 is not a postgres:// URL'],
+      ['postgres://u:p@r1/db,postgres://u:p@r1/db', 'entry 2 repeats an earlier one'],
+    ] as const) {
+      expect(() => loadConfig({ ...server, DATABASE_READ_URLS: value })).toThrow(ConfigError);
+      expect(() => loadConfig({ ...server, DATABASE_READ_URLS: value })).toThrow(message);
+      // The passwords in the URLs are not repeated in the message.
+      expect(() => loadConfig({ ...server, DATABASE_READ_URLS: value })).toThrow(/u:\*\*\*@r1/);
+    }
+    // Embedded mode has no replicas: a clear refusal, not a silently ignored variable.
+    expect(() => loadConfig({ DATABASE_READ_URLS: 'postgres://u:p@r1/db' })).toThrow(/DATABASE_READ_URLS needs DATABASE_URL/);
+  });
+
   it('requires the embeddings endpoint and model together', () => {
     expect(() => loadConfig({ EMBEDDINGS_BASE_URL: 'http://127.0.0.1:9/v1' })).toThrow(/EMBEDDINGS_MODEL/);
   });

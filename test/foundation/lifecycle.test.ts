@@ -28,6 +28,23 @@ describe('start-up errors', () => {
     expect(run.stderr).toContain('DATABASE_URL');
     expect(run.stderr).not.toContain('secret');
   });
+
+  it('exits non-zero with one clear line for DATABASE_READ_URLS in embedded mode, or a bad entry in it', () => {
+    const embedded = runMain({ DATABASE_READ_URLS: 'postgres://reader:secret@127.0.0.1:5433/db' });
+    expect(embedded.status).toBe(1);
+    expect(embedded.stderr.trim().split('\n')).toHaveLength(1);
+    expect(embedded.stderr).toMatch(/DATABASE_READ_URLS needs DATABASE_URL/);
+    // Checked before any connection is made: the primary here does not even exist.
+    const bad = runMain({
+      DATABASE_URL: 'postgres://nobody:secret@127.0.0.1:1/none',
+      DATABASE_READ_URLS: 'postgres://reader:secret@127.0.0.1:5433/db,mysql://reader:secret@127.0.0.1/db',
+    });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect(bad.stderr).toContain('DATABASE_READ_URLS');
+    expect(bad.stderr).toContain('entry 2 is not a postgres:// URL');
+    expect(bad.stderr).not.toContain('secret');
+  });
 });
 
 describe(`lifecycle (${testMode} mode)`, () => {

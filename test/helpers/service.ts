@@ -8,14 +8,26 @@ export interface TestService extends Service {
   stop(): Promise<void>;
 }
 
-/** The whole service on a real socket (port 0), on a fresh database of the current mode. */
+type TestEnv = Record<string, string>;
+
+/**
+ * The whole service on a real socket (port 0), on a fresh database of the current mode. `env` may be a function
+ * of the new database's location (e.g. replica URLs naming the same database).
+ */
 export async function startTestService(
-  env: Record<string, string> = {},
+  env: TestEnv | ((location: TestDatabaseLocation) => TestEnv | Promise<TestEnv>) = {},
   options: StartOptions & { fixture?: Fixture } = {},
 ): Promise<TestService> {
   const location = await createTestDatabaseLocation(options.fixture);
-  const config = loadConfig({ PORT: '0', LOG_LEVEL: 'silent', SEED: 'none', ...location.env, ...env });
-  const service = await startService(config, options);
+  let service: Service;
+  try {
+    const extra = typeof env === 'function' ? await env(location) : env;
+    const config = loadConfig({ PORT: '0', LOG_LEVEL: 'silent', SEED: 'none', ...location.env, ...extra });
+    service = await startService(config, options);
+  } catch (error) {
+    await location.drop();
+    throw error;
+  }
   return {
     ...service,
     url: `http://127.0.0.1:${service.port}`,
