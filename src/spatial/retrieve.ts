@@ -138,10 +138,21 @@ function tagMatchSql(plan: SpatialPlan): RawBuilder<boolean> {
 export interface RetrieveInput {
   plan: SpatialPlan;
   references: ResolvedReference[];
-  semanticVector: number[];
-  spatialVector: number[];
+  /**
+   * The two embedded parts of the question; both absent when the embeddings service is unavailable: the
+   * dense scores are then left NULL here and computed by the caller from the candidates' descriptions.
+   */
+  semanticVector?: number[];
+  spatialVector?: number[];
   embeddingModel: string;
   poolSize?: number;
+}
+
+/** Cosine similarity of a stored vector of the same model to the query vector; NULL without a query vector. */
+function denseSimilarity(input: RetrieveInput, vector: number[] | undefined): RawBuilder<number | null> {
+  if (!vector) return sql<number | null>`NULL::float8`;
+  return sql<number | null>`CASE WHEN p.embedding_model = ${input.embeddingModel}
+                  THEN 1 - (p.embedding <=> ${toVectorLiteral(vector)}::vector) END`;
 }
 
 export function buildRetrievalQuery(input: RetrieveInput) {
@@ -177,10 +188,8 @@ export function buildRetrievalQuery(input: RetrieveInput) {
              ARRAY[${sql.join(compiled.map((c) => c.distance))}]::float8[] AS distances,
              ARRAY[${sql.join(compiled.map((c) => c.satisfied))}]::boolean[] AS satisfied,
              ${tagMatch} AS tag_match,
-             CASE WHEN p.embedding_model = ${input.embeddingModel}
-                  THEN 1 - (p.embedding <=> ${toVectorLiteral(input.semanticVector)}::vector) END AS sem_sim,
-             CASE WHEN p.embedding_model = ${input.embeddingModel}
-                  THEN 1 - (p.embedding <=> ${toVectorLiteral(input.spatialVector)}::vector) END AS spa_sim
+             ${denseSimilarity(input, input.semanticVector)} AS sem_sim,
+             ${denseSimilarity(input, input.spatialVector)} AS spa_sim
       FROM places p
       WHERE p.name IS NOT NULL
         AND coalesce(p.category, '') <> 'street'

@@ -144,12 +144,17 @@ const clarificationSchema = z
   })
   .openapi('Clarification');
 
+const degradedSchema = z
+  .array(z.object({ component: z.literal('embeddings'), cause: z.string(), fallback: z.string() }))
+  .openapi('Degradation', { description: 'present when the ranking was computed without a failing dependency: which, why, and what was used instead' });
+
 const searchResponse = z
   .object({
     tools: z.array(hitSchema),
     parsed: z.record(z.string(), z.any()),
     workflow: workflowSchema.optional(),
     clarification: clarificationSchema.optional(),
+    degraded: degradedSchema.optional(),
   })
   .openapi('ToolSearchResponse');
 
@@ -234,7 +239,10 @@ const routes = {
     summary: 'An ordered, checked chain of tools for a (multi-step) request, or a check of a given chain',
     request: { body: { content: { 'application/json': { schema: planBody } }, required: true } },
     responses: {
-      200: json(z.object({ workflow: workflowSchema, parsed: z.record(z.string(), z.any()), tools: z.array(hitSchema), clarification: clarificationSchema.optional() }), 'the chain'),
+      200: json(
+        z.object({ workflow: workflowSchema, parsed: z.record(z.string(), z.any()), tools: z.array(hitSchema), clarification: clarificationSchema.optional(), degraded: degradedSchema.optional() }),
+        'the chain',
+      ),
       400: problemResponse('invalid body'),
     },
   }),
