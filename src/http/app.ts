@@ -36,7 +36,7 @@ export interface AppDeps {
   mode: DatabaseMode;
   log: Logger;
   lifecycle: Lifecycle;
-  /** Server mode: the read-only, time-bounded connections question answering runs on (src/db/readonly-role.ts). */
+  /** Server mode: the read-only, time-bounded connections the read routes run on (src/db/readonly-role.ts). */
   readDb?: Db;
   /** Auth, rate limits, body limits, work bounds (src/http/security.ts); omitted: IN_PROCESS_SECURITY (no rate limit). */
   security?: SecurityOptions;
@@ -63,11 +63,14 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   installSecurity(app, deps.security);
 
   app.route('/', healthRoutes(deps.db, deps.lifecycle));
-  app.route('/', placesRoutes(deps.db, deps.embedder));
-  app.route('/', askRoutes({ ...deps, db: deps.readDb ?? deps.db }));
-  app.route('/', toolsRoutes(deps.db, deps.embedder));
+  // Server mode: every route that only reads runs on the read-only connections with the statement timeout,
+  // so a slow query is cut (503) instead of holding a connection and the client; writes use the main pool.
+  const readDb = deps.readDb ?? deps.db;
+  app.route('/', placesRoutes(deps.db, deps.embedder, readDb));
+  app.route('/', askRoutes({ ...deps, db: readDb }));
+  app.route('/', toolsRoutes(deps.db, deps.embedder, readDb));
   app.route('/', memoryRoutes(deps.db));
-  app.route('/', webRoutes({ db: deps.db }));
+  app.route('/', webRoutes({ db: readDb }));
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

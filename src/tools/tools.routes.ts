@@ -248,7 +248,8 @@ const routes = {
   }),
 };
 
-export function toolsRoutes(db: Db, embedder: Embedder) {
+/** `readDb`: where the read routes query (server mode: read-only connections with a statement timeout). */
+export function toolsRoutes(db: Db, embedder: Embedder, readDb: Db = db) {
   const router = createRouter();
 
   router.openapi(routes.create, async (c) => {
@@ -275,14 +276,14 @@ export function toolsRoutes(db: Db, embedder: Embedder) {
 
   router.openapi(routes.get, async (c) => {
     const { id } = c.req.valid('param');
-    const row = await getToolRow(db, id);
+    const row = await getToolRow(readDb, id);
     if (!row) throw notFound(`no tool '${id}'`);
     return c.json(row, 200);
   });
 
   router.openapi(routes.list, async (c) => {
     const query = c.req.valid('query');
-    const page = await listToolRows(db, query);
+    const page = await listToolRows(readDb, query);
     return c.json({ tools: page.tools, total: page.total, limit: query.limit, offset: query.offset }, 200);
   });
 
@@ -294,17 +295,17 @@ export function toolsRoutes(db: Db, embedder: Embedder) {
 
   router.openapi(routes.search, async (c) => {
     const body = c.req.valid('json');
-    return c.json(await searchTools(db, embedder, body), 200);
+    return c.json(await searchTools(readDb, embedder, body), 200);
   });
 
   router.openapi(routes.plan, async (c) => {
     const body = c.req.valid('json');
     if (body.steps) {
       const parsed = parseToolRequest(body.query, body.context ?? {});
-      const workflow = checkWorkflow(body.steps, parsed.context, await catalogSnapshot(db));
+      const workflow = checkWorkflow(body.steps, parsed.context, await catalogSnapshot(readDb));
       return c.json({ workflow, parsed: summarise(parsed), tools: [] }, 200);
     }
-    return c.json(await planWorkflow(db, embedder, body), 200);
+    return c.json(await planWorkflow(readDb, embedder, body), 200);
   });
 
   return router;
