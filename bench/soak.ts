@@ -104,6 +104,12 @@ function slopePerMinute(points: { t: number; mb: number }[]): number {
   return den === 0 ? 0 : Math.round((num / den) * 60 * 100) / 100;
 }
 
+function perMinuteMeans(points: { t: number; mb: number }[]): number[] {
+  const minutes: number[][] = [];
+  for (const p of points) (minutes[Math.floor(p.t / 60)] ??= []).push(p.mb);
+  return minutes.filter(Boolean).map((m) => Math.round((m.reduce((a, b) => a + b, 0) / m.length) * 10) / 10);
+}
+
 /** A fresh database of the configured mode with the NYC data and the built-in tools; returns the env for the service. */
 async function prepareDatabase(): Promise<{ env: Record<string, string>; mode: 'server' | 'embedded'; drop(): Promise<void> }> {
   const serverUrl = process.env.DATABASE_URL?.trim();
@@ -266,6 +272,8 @@ export async function benchSoak() {
         slopePerMinute: slopePerMinute(samples),
         slopePerMinuteAfterFirstMinute: slopePerMinute(settled),
         samples: samples.length,
+        // Mean of each minute: a leak climbs minute after minute, garbage collection only saw-tooths.
+        perMinuteMean: perMinuteMeans(samples),
       },
       loadAverage: { start: Math.round(loadStart * 100) / 100, end: Math.round(loadavg()[0]! * 100) / 100, cores: cpus().length },
     };
