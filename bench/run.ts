@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { benchAsk } from './ask.ts';
 import { benchIngest } from './ingest.ts';
+import { benchSoak } from './soak.ts';
 import { benchStartup } from './startup.ts';
 import { benchToolSearch } from '../src/tools/bench.ts';
 
@@ -10,10 +11,13 @@ const benches: Record<string, () => Promise<unknown>> = {
   ask: benchAsk,
   ingest: benchIngest,
   tools: () => benchToolSearch(),
+  // Not in the default run: it takes SOAK_SECONDS (10 minutes by default).
+  soak: benchSoak,
 };
+const DEFAULT_BENCHES = ['startup', 'ask', 'ingest', 'tools'];
 
 const requested = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-const names = requested.length ? requested : Object.keys(benches);
+const names = requested.length ? requested : DEFAULT_BENCHES;
 const unknown = names.filter((n) => !benches[n]);
 if (unknown.length) {
   console.error(`unknown benchmark(s): ${unknown.join(', ')}; known: ${Object.keys(benches).join(', ')}`);

@@ -3,6 +3,7 @@ import * as places from './0001_places.ts';
 import * as tools from './0002_tools.ts';
 import * as readonlyRole from './0003_readonly_role.ts';
 import * as memory from './0004_memory.ts';
+import * as readerMemory from './0005_reader_memory.ts';
 import * as candidateIndexes from './0007_candidate_indexes.ts';
 
 /** Every migration, by name in order. A static list: no file-system scan, the same in every runner. */
@@ -11,5 +12,6 @@ export const migrations: Record<string, Migration> = {
   '0002_tools': tools,
   '0003_readonly_role': readonlyRole,
   '0004_memory': memory,
+  '0005_reader_memory': readerMemory,
   '0007_candidate_indexes': candidateIndexes,
 };

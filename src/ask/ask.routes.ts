@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Db } from '../db/database.ts';
 import type { Embedder } from '../embedding/embedder.ts';
 import { createRouter } from '../http/openapi-app.ts';
+import type { Logger } from '../log.ts';
 import type { LlmPlanner } from '../planning/llm-planner.ts';
 import { ask } from './ask.ts';
 
@@ -48,6 +49,10 @@ const askResponse = z
     tools: z.array(z.any()).optional(),
     tradeOff: z.any(),
     llmCalls: z.number(),
+    degraded: z
+      .array(z.object({ component: z.literal('embeddings'), cause: z.string(), fallback: z.string() }))
+      .optional()
+      .openapi({ description: 'present when the answer was computed without a failing dependency: which, why, and what was used instead' }),
     timingsMs: z.record(z.string(), z.number()),
   })
   .openapi('AskResponse');
@@ -64,7 +69,7 @@ const askRoute = createRoute({
   },
 });
 
-export function askRoutes(deps: { db: Db; embedder: Embedder; llm?: LlmPlanner }) {
+export function askRoutes(deps: { db: Db; embedder: Embedder; llm?: LlmPlanner; log?: Logger }) {
   return createRouter().openapi(askRoute, async (c) => {
     const body = c.req.valid('json');
     const result = await ask(deps, { question: body.question.trim(), k: body.k, near: body.near, planner: body.planner });

@@ -1,5 +1,7 @@
 import type { Db } from '../db/database.ts';
 import type { Embedder } from '../embedding/embedder.ts';
+import { offlineSimilarities, queryEmbedderFor, type Degradation } from '../embedding/query-embedding.ts';
+import type { Logger } from '../log.ts';
 import type { LonLat, SpatialPlan } from '../planning/plan.ts';
 import { planQuestion, type LlmPlanner, type PlannerChoice } from '../planning/planner.ts';
 import { chooseTradeOff, rankCandidates, topAnswers, type RankedCandidate, type RankOptions } from '../ranking/rank.ts';
@@ -21,6 +23,8 @@ export interface AskDeps {
   db: Db;
   embedder: Embedder;
   llm?: LlmPlanner;
+  /** Where a degraded answer is reported with its details (the response names only the kind of failure). */
+  log?: Logger;
 }
 
 export interface AskCandidate {
@@ -47,8 +51,14 @@ export interface AskResult {
   clarification?: Clarification;
   tradeOff: { spatialWeight: number; semanticWeight: number; reason: string };
   llmCalls: number;
+  /** Present when part of the pipeline was unavailable and the answer was computed without it. */
+  degraded?: Degradation[];
   timingsMs: Record<string, number>;
 }
+
+/** Said when the dense scores come from the offline embedder instead of the configured service. */
+export const OFFLINE_DENSE_FALLBACK =
+  'sparse spatial scores as usual; the dense scores compare the question with each candidate\'s description using the offline embedder, computed for this answer';
 
 /** Two features of one place (a shop's node and its building) closer than this count once. */
 const DUPLICATE_M = 60;
@@ -131,17 +141,31 @@ export async function ask(deps: AskDeps, input: AskInput): Promise<AskResult> {
 
   const semanticText = plan.semantic.text || plan.targets.text || input.question;
   const spatialText = plan.spatialText || input.question;
-  const [semanticVector, spatialVector] = await deps.embedder.embed([semanticText, spatialText]);
+  const embedded = await queryEmbedderFor(deps.embedder).embed([semanticText, spatialText]);
   clock.lap('embed');
+  const degraded: Degradation[] = [];
+  if (!embedded.ok) {
+    degraded.push({ component: 'embeddings', cause: embedded.cause, fallback: OFFLINE_DENSE_FALLBACK });
+    if (embedded.error) deps.log?.warn({ err: embedded.error }, 'embeddings service failed: answering with offline dense scores');
+  }
 
   const retrieval = await retrieveCandidates(deps.db, {
     plan,
     references: refs,
-    semanticVector: semanticVector!,
-    spatialVector: spatialVector!,
+    ...(embedded.ok ? { semanticVector: embedded.vectors[0]!, spatialVector: embedded.vectors[1]! } : {}),
     embeddingModel: deps.embedder.model,
   });
   clock.lap('sql');
+  if (!embedded.ok) {
+    // The stored vectors belong to the configured model: the fallback compares texts with texts, never an
+    // offline query vector with a stored one. The pool is bounded (POOL_SIZE), so this stays cheap.
+    const [semantic, spatial] = await offlineSimilarities([semanticText, spatialText], retrieval.candidates.map((c) => c.description));
+    retrieval.candidates.forEach((c, i) => {
+      c.semanticSimilarity = semantic![i]!;
+      c.spatialSimilarity = spatial![i]!;
+    });
+    clock.lap('offlineDense');
+  }
 
   const shown = topAnswers(dropDuplicates(rankCandidates(plan, retrieval.candidates, base.tradeOff, input.rankOptions)), input.k, input.rankOptions);
   clock.lap('rank');
@@ -167,6 +191,7 @@ export async function ask(deps: AskDeps, input: AskInput): Promise<AskResult> {
     sql: retrieval.query.sql,
     sqlParameters: retrieval.query.parameters.map(abbreviateParameter),
     reference: referenceCollection(refs),
+    ...(degraded.length ? { degraded } : {}),
     timingsMs: clock.done(),
   };
 }

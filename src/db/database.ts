@@ -1,4 +1,4 @@
-import { accessSync, constants, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -64,6 +64,7 @@ async function openEmbedded(dataDir: string): Promise<DatabaseHandle> {
   if (!dataDir.startsWith('memory://')) {
     mkdirSync(dataDir, { recursive: true });
     assertWritable(dataDir);
+    assertSpace(dataDir);
   }
   const worker = new PgliteWorker(dataDir);
   const db = new Kysely<Database>({ dialect: pgliteDialect(worker) });
@@ -71,9 +72,41 @@ async function openEmbedded(dataDir: string): Promise<DatabaseHandle> {
     await sql`SELECT 1`.execute(db);
   } catch (error) {
     await db.destroy();
-    throw new Error(`cannot open the embedded database in ${dataDir}: ${(error as Error).message}`);
+    throw new Error(`cannot open the embedded database in ${dataDir}: ${(error as Error).message}${diskSpaceHint(dataDir)}`);
   }
   return { db, mode: 'embedded', close: () => db.destroy() };
+}
+
+/**
+ * Below this much free space the embedded database is not opened. PGlite writes when it opens (WAL, a
+ * checkpoint, crash recovery after an unclean stop) and, measured on a filled tmpfs, either says only that it
+ * "failed to initialize" or, after a stop on a full disk, waits forever. 16 MB is one WAL segment.
+ */
+const MIN_FREE_BYTES = 16 * 1024 * 1024;
+
+function freeBytes(dataDir: string): number | undefined {
+  try {
+    const stats = statfsSync(dataDir);
+    return stats.bavail * stats.bsize;
+  } catch {
+    return undefined;
+  }
+}
+
+function fullDiskMessage(dataDir: string, free: number): string {
+  return `the disk holding the embedded data directory ${dataDir} is full (${Math.round(free / 1024)} KiB free, at least ${MIN_FREE_BYTES / 1024 / 1024} MiB needed): free some space and start again`;
+}
+
+function assertSpace(dataDir: string): void {
+  const free = freeBytes(dataDir);
+  if (free !== undefined && free < MIN_FREE_BYTES) throw new Error(fullDiskMessage(dataDir, free));
+}
+
+/** The disk filling up between the check and the open: the cause, added to PGlite's vague message. */
+function diskSpaceHint(dataDir: string): string {
+  if (dataDir.startsWith('memory://')) return '';
+  const free = freeBytes(dataDir);
+  return free !== undefined && free < MIN_FREE_BYTES ? ` (${fullDiskMessage(dataDir, free)})` : '';
 }
 
 /**

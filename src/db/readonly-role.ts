@@ -18,8 +18,13 @@ import type { Database } from './schema.ts';
 
 export const DEFAULT_READER_ROLE = 'srag_reader';
 
-/** The tables question answering (places, and the tool recommendations beside an answer) reads. Nothing else. */
-export const READER_TABLES = ['places', 'places_version', 'embedding_spaces', 'tools', 'tools_revision'] as const;
+/**
+ * The tables the read routes read (question answering, the OGC and place routes, the tool search and workflow
+ * plans with the workflow memory they consult). Nothing else: runs, transitions and SOPs are never read there.
+ */
+export const READER_TABLES = [
+  'places', 'places_version', 'embedding_spaces', 'tools', 'tools_revision', 'memory_workflows', 'memory_experiences',
+] as const;
 
 const ROLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 

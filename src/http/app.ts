@@ -39,7 +39,7 @@ export interface AppDeps {
   log: Logger;
   lifecycle: Lifecycle;
   /**
-   * Server mode: the read-only, time-bounded connections question answering runs on (src/db/readonly-role.ts);
+   * Server mode: the read-only, time-bounded connections the read routes run on (src/db/readonly-role.ts);
    * on the replicas when DATABASE_READ_URLS is set.
    */
   readDb?: Db;
@@ -75,14 +75,18 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 
   installSecurity(app, deps.security);
 
-  const reads = deps.replicaReads ?? deps.db;
   app.route('/', healthRoutes(deps.db, deps.lifecycle, deps.replicas));
-  app.route('/', placesRoutes(deps.db, deps.embedder, reads));
-  app.route('/', askRoutes({ ...deps, db: deps.readDb ?? deps.db }));
-  app.route('/', toolsRoutes(deps.db, deps.embedder, reads));
+  // Server mode: every route that only reads runs on read-only connections with the statement timeout, so a
+  // slow query is cut (503) instead of holding a connection and the client; writes use the main pool.
+  // Question answering as the SELECT-only role; with DATABASE_READ_URLS both on the replicas.
+  const askDb = deps.readDb ?? deps.db;
+  const readDb = deps.replicaReads ?? askDb;
+  app.route('/', placesRoutes(deps.db, deps.embedder, readDb));
+  app.route('/', askRoutes({ ...deps, db: askDb }));
+  app.route('/', toolsRoutes(deps.db, deps.embedder, readDb));
   // Workflow memory management stays on the primary: it is administration (behind API_KEY), not traffic.
   app.route('/', memoryRoutes(deps.db));
-  app.route('/', webRoutes({ db: reads }));
+  app.route('/', webRoutes({ db: readDb }));
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

@@ -444,12 +444,21 @@ const CONNECTION_MESSAGES = [
   /cannot use a pool after calling end/i,
 ];
 
+/** Out of space to write: PostgreSQL's disk_full (PGlite reports it too, the service keeps running), or the OS's. */
+const DISK_FULL_SQLSTATE = '53100';
+const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT']);
+
 /** Why an error means "the database is unavailable or too slow right now", or undefined when it does not. */
 export function unavailableReason(error: unknown): string | undefined {
   if (!(error instanceof Error)) return undefined;
   const code = (error as { code?: unknown }).code;
   if (error.name === 'EmbeddingServiceError') return 'the embeddings service is unavailable (details in the server log)';
   if (code === '57014') return 'the query took too long and was cancelled';
+  // The failed statement's transaction is rolled back, so the write is not half made (imports are all or nothing).
+  if (code === DISK_FULL_SQLSTATE || (typeof code === 'string' && DISK_FULL_CODES.has(code))) {
+    return 'the database has no disk space left: nothing was written; reads still work';
+  }
+  if (code === '53200') return 'the database is out of memory';
   if (typeof code === 'string' && (CONNECTION_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || /^08/.test(code))) {
     return 'the database is unavailable';
   }

@@ -124,12 +124,12 @@ function geoJson(body: unknown): never {
   return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/geo+json' } }) as never;
 }
 
-/** `reads`: where the read routes run (the replicas with DATABASE_READ_URLS); the import writes to `db`. */
-export function placesRoutes(db: Db, embedder: Embedder, reads: Db = db) {
+/** `readDb`: where the read routes query (server mode: read-only connections with a statement timeout). */
+export function placesRoutes(db: Db, embedder: Embedder, readDb: Db = db) {
   const router = createRouter();
   router.openapi(collectionsRoute, async (c) => {
     const base = new URL(c.req.url).origin;
-    const sources = await listSources(reads);
+    const sources = await listSources(readDb);
     const collection = (id: string, title: string) => ({
       id,
       title,
@@ -152,8 +152,8 @@ export function placesRoutes(db: Db, embedder: Embedder, reads: Db = db) {
     const { collectionId } = c.req.valid('param');
     const query = c.req.valid('query');
     const source = collectionId === ALL_PLACES ? undefined : collectionId;
-    if (source && !(await sourceExists(reads, source))) throw notFound(`no collection '${collectionId}'`);
-    const page = await queryItems(reads, { ...query, source });
+    if (source && !(await sourceExists(readDb, source))) throw notFound(`no collection '${collectionId}'`);
+    const page = await queryItems(readDb, { ...query, source });
     const self = new URL(c.req.url);
     const links = [{ href: self.toString(), rel: 'self', type: 'application/geo+json' }];
     if (page.hasMore) {
@@ -167,7 +167,7 @@ export function placesRoutes(db: Db, embedder: Embedder, reads: Db = db) {
 
   router.openapi(itemRoute, async (c) => {
     const { collectionId, featureId } = c.req.valid('param');
-    const place = await getPlace(reads, featureId);
+    const place = await getPlace(readDb, featureId);
     if (!place || (collectionId !== ALL_PLACES && place.properties.source !== collectionId)) {
       throw notFound(`no feature ${featureId} in collection '${collectionId}'`);
     }
@@ -176,7 +176,7 @@ export function placesRoutes(db: Db, embedder: Embedder, reads: Db = db) {
 
   router.openapi(placeRoute, async (c) => {
     const { id } = c.req.valid('param');
-    const place = await getPlace(reads, id);
+    const place = await getPlace(readDb, id);
     if (!place) throw notFound(`no place ${id}`);
     return geoJson(place);
   });

@@ -184,8 +184,12 @@ function tagMatchSql(plan: SpatialPlan): RawBuilder<boolean> {
 export interface RetrieveInput {
   plan: SpatialPlan;
   references: ResolvedReference[];
-  semanticVector: number[];
-  spatialVector: number[];
+  /**
+   * The two embedded parts of the question; both absent when the embeddings service is unavailable: the
+   * dense scores are then left NULL here and computed by the caller from the candidates' descriptions.
+   */
+  semanticVector?: number[];
+  spatialVector?: number[];
   embeddingModel: string;
   poolSize?: number;
 }
@@ -212,8 +216,14 @@ export function buildRetrievalQuery(input: RetrieveInput) {
     ? sql`tag_match DESC, d0 ASC`
     : sql`(${allSatisfied}) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC`;
   const vector = (v: number[]) => sql`${toVectorLiteral(v)}::vector`;
-  const similarity = (v: number[]) =>
-    sql<number | null>`CASE WHEN p.embedding_model = ${input.embeddingModel} THEN 1 - (p.embedding <=> ${vector(v)}) END`;
+  // Without query vectors (the embeddings service is down) the dense scores are left to the caller.
+  const similarity = (v: number[] | undefined) =>
+    v ? sql<number | null>`CASE WHEN p.embedding_model = ${input.embeddingModel} THEN 1 - (p.embedding <=> ${vector(v)}) END` : sql<null>`NULL::float8`;
+  const semanticPool = input.semanticVector
+    ? sql`UNION
+      (SELECT p.id FROM places p WHERE ${candidate} AND ${inEnvelope(satisfiedWindow)} AND p.embedding_model = ${input.embeddingModel}
+       ORDER BY p.embedding <=> ${vector(input.semanticVector)} LIMIT ${SEMANTIC_POOL})`
+    : sql``;
   // tagged is ordered by ST_Distance, not <->: a nearest-first GiST scan would test the tags of every place
   // on its way (measured: 3,500 rows, ~1 s on a loaded machine), where the tag index finds the matches first.
   return sql<{
@@ -241,9 +251,7 @@ export function buildRetrievalQuery(input: RetrieveInput) {
        ORDER BY p.geom <-> ${first} LIMIT ${SPATIAL_POOL})
       UNION
       SELECT id FROM tagged
-      UNION
-      (SELECT p.id FROM places p WHERE ${candidate} AND ${inEnvelope(satisfiedWindow)} AND p.embedding_model = ${input.embeddingModel}
-       ORDER BY p.embedding <=> ${vector(input.semanticVector)} LIMIT ${SEMANTIC_POOL})
+      ${semanticPool}
     ), measured AS MATERIALIZED (
       SELECT p.id, ARRAY[${sql.join(compiled.map((c) => c.distance))}]::float8[] AS distances
       FROM places p JOIN pool USING (id)

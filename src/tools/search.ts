@@ -19,13 +19,14 @@
  */
 import type { Db } from '../db/database.ts';
 import type { Embedder } from '../embedding/embedder.ts';
+import { offlineSimilarities, queryEmbedderFor, type Degradation } from '../embedding/query-embedding.ts';
 import { toVectorLiteral } from '../embedding/space.ts';
 import { isCategoryProduct, specificOutputs } from './capability.ts';
 import { catalogSnapshot, type CatalogSnapshot } from './catalog-cache.ts';
 import { conceptInfo, functionInfo, isGenericProduct, normalizeAvailable, productInfo, productSatisfies, sensorBandFor, sensorByDataSource } from './knowledge.ts';
 import { lexicalTerms, mergeTerms, queryTerms, scoreAll, topLexical, type WeightedTerm } from './lexical.ts';
 import { contextState, missingChainForState, prerequisiteStatus, type ContextState, type RequestContext } from './prerequisites.ts';
-import { recallByVector } from './repository.ts';
+import { recallByVector, type DenseHit } from './repository.ts';
 import { parseToolRequest, type ParsedRequest, type SubTask, type Weighted } from './request.ts';
 import type { Temporal, ToolRecord } from './schema.ts';
 import { composeWorkflow, producerOf, type Workflow } from './workflow.ts';
@@ -105,6 +106,8 @@ export interface ToolSearchResponse {
   clarification?: Clarification;
   /** Which memory items guided the ranking (issue 6). */
   memory?: MemoryUsed;
+  /** Present when the ranking was computed without the embeddings service: why, and what was used instead. */
+  degraded?: Degradation[];
 }
 
 /** The request channel's reading, as returned to clients. */
@@ -327,7 +330,13 @@ interface RankOptions {
   catalogs?: readonly string[];
   weights: ScoringWeights;
   context: RequestContext;
+  /** Set by rankForNeed when the query could not be embedded by the configured service. */
+  degraded?: Degradation;
 }
+
+/** Said when the dense signal comes from the offline embedder instead of the configured service. */
+export const OFFLINE_TOOL_FALLBACK =
+  "candidates from the lexical index and the knowledge graph; the dense signal compares the request with each candidate's capability text using the offline embedder, computed for this search";
 
 function kgCandidates(need: Need, snapshot: CatalogSnapshot): string[] {
   const out: string[] = [];
@@ -352,8 +361,20 @@ export async function rankForNeed(db: Db, embedder: Embedder, snapshot: CatalogS
     return tool ? missingAsToolIds(tool, state, snapshot, new Map()) : [];
   });
   const extra = [...new Set([...lexicalTop, ...kg, ...helpers])];
-  const [vector] = await embedder.embed([[need.text, ...need.expansions].join(' . ')]);
-  const dense = await recallByVector(db, toVectorLiteral(vector!), { limit: DENSE_RECALL, catalogs: options.catalogs, extraIds: extra });
+  const queryText = [need.text, ...need.expansions].join(' . ');
+  const embedded = await queryEmbedderFor(embedder).embed([queryText]);
+  let dense: DenseHit[];
+  if (embedded.ok) {
+    dense = await recallByVector(db, toVectorLiteral(embedded.vectors[0]!), { limit: DENSE_RECALL, catalogs: options.catalogs, extraIds: extra });
+  } else {
+    // No query vector: the stored tool vectors (of the configured model) cannot be searched, so the recall
+    // comes from the lexical index (as deep as the dense recall would have been) and the knowledge graph,
+    // and the dense signal compares texts with texts offline, for these candidates only.
+    options.degraded ??= { component: 'embeddings', cause: embedded.cause, fallback: OFFLINE_TOOL_FALLBACK };
+    const ids = [...new Set([...lexicalScores.top(DENSE_RECALL).map(([id]) => id), ...extra])].filter((id) => snapshot.tools.has(id));
+    const [similarities] = await offlineSimilarities([queryText], ids.map((id) => snapshot.tools.get(id)!.capabilityText));
+    dense = ids.map((id, i) => ({ id, cosine: similarities![i]! }));
+  }
   const catalogs = options.catalogs && options.catalogs.length ? new Set(options.catalogs) : undefined;
 
   const maxDense = Math.max(1e-6, ...dense.map((d) => d.cosine));
@@ -605,6 +626,7 @@ export interface PlanResult {
   workflow?: Workflow;
   clarification?: Clarification;
   memory?: MemoryUsed;
+  degraded?: Degradation[];
 }
 
 /** Runs the request: ranking (per sub-task for multi-step requests), explanations and the workflow. */
@@ -615,7 +637,10 @@ export async function runToolSearch(db: Db, embedder: Embedder, request: ToolSea
   const snapshot = await catalogSnapshot(db);
   const options: RankOptions = { catalogs: request.catalogs, weights, context: parsed.context };
 
-  if (parsed.subTasks.length >= 2) return multiStep(db, embedder, snapshot, parsed, options, k);
+  if (parsed.subTasks.length >= 2) {
+    const result = await multiStep(db, embedder, snapshot, parsed, options, k);
+    return { ...result, ...(options.degraded ? { degraded: [options.degraded] } : {}) };
+  }
 
   const need = needOf(parsed);
   const ranked = await rankForNeed(db, embedder, snapshot, need, options);
@@ -635,7 +660,14 @@ export async function runToolSearch(db: Db, embedder: Embedder, request: ToolSea
     );
     if (workflow.steps.length < 2) workflow = undefined;
   }
-  return { tools, parsed, ...(workflow ? { workflow } : {}), ...(clarification ? { clarification } : {}), ...(memory.used ? { memory: memory.used } : {}) };
+  return {
+    tools,
+    parsed,
+    ...(workflow ? { workflow } : {}),
+    ...(clarification ? { clarification } : {}),
+    ...(memory.used ? { memory: memory.used } : {}),
+    ...(options.degraded ? { degraded: [options.degraded] } : {}),
+  };
 }
 
 async function multiStep(db: Db, embedder: Embedder, snapshot: CatalogSnapshot, parsed: ParsedRequest, options: RankOptions, k: number): Promise<PlanResult> {
@@ -692,6 +724,7 @@ export async function searchTools(db: Db, embedder: Embedder, request: ToolSearc
     ...(result.workflow ? { workflow: result.workflow } : {}),
     ...(result.clarification ? { clarification: result.clarification } : {}),
     ...(result.memory ? { memory: result.memory } : {}),
+    ...(result.degraded ? { degraded: result.degraded } : {}),
   };
 }
 
@@ -705,6 +738,7 @@ export async function planWorkflow(db: Db, embedder: Embedder, request: { query:
     parsed: summarise(result.parsed),
     tools: result.tools.slice(0, 5),
     ...(result.clarification ? { clarification: result.clarification } : {}),
+    ...(result.degraded ? { degraded: result.degraded } : {}),
   };
 }
 

@@ -144,12 +144,17 @@ const clarificationSchema = z
   })
   .openapi('Clarification');
 
+const degradedSchema = z
+  .array(z.object({ component: z.literal('embeddings'), cause: z.string(), fallback: z.string() }))
+  .openapi('Degradation', { description: 'present when the ranking was computed without a failing dependency: which, why, and what was used instead' });
+
 const searchResponse = z
   .object({
     tools: z.array(hitSchema),
     parsed: z.record(z.string(), z.any()),
     workflow: workflowSchema.optional(),
     clarification: clarificationSchema.optional(),
+    degraded: degradedSchema.optional(),
   })
   .openapi('ToolSearchResponse');
 
@@ -234,14 +239,17 @@ const routes = {
     summary: 'An ordered, checked chain of tools for a (multi-step) request, or a check of a given chain',
     request: { body: { content: { 'application/json': { schema: planBody } }, required: true } },
     responses: {
-      200: json(z.object({ workflow: workflowSchema, parsed: z.record(z.string(), z.any()), tools: z.array(hitSchema), clarification: clarificationSchema.optional() }), 'the chain'),
+      200: json(
+        z.object({ workflow: workflowSchema, parsed: z.record(z.string(), z.any()), tools: z.array(hitSchema), clarification: clarificationSchema.optional(), degraded: degradedSchema.optional() }),
+        'the chain',
+      ),
       400: problemResponse('invalid body'),
     },
   }),
 };
 
-/** `reads`: where the read routes (get, list, search, plan) run: the replicas with DATABASE_READ_URLS. */
-export function toolsRoutes(db: Db, embedder: Embedder, reads: Db = db) {
+/** `readDb`: where the read routes query (server mode: read-only connections with a statement timeout). */
+export function toolsRoutes(db: Db, embedder: Embedder, readDb: Db = db) {
   const router = createRouter();
 
   router.openapi(routes.create, async (c) => {
@@ -268,14 +276,14 @@ export function toolsRoutes(db: Db, embedder: Embedder, reads: Db = db) {
 
   router.openapi(routes.get, async (c) => {
     const { id } = c.req.valid('param');
-    const row = await getToolRow(reads, id);
+    const row = await getToolRow(readDb, id);
     if (!row) throw notFound(`no tool '${id}'`);
     return c.json(row, 200);
   });
 
   router.openapi(routes.list, async (c) => {
     const query = c.req.valid('query');
-    const page = await listToolRows(reads, query);
+    const page = await listToolRows(readDb, query);
     return c.json({ tools: page.tools, total: page.total, limit: query.limit, offset: query.offset }, 200);
   });
 
@@ -287,17 +295,17 @@ export function toolsRoutes(db: Db, embedder: Embedder, reads: Db = db) {
 
   router.openapi(routes.search, async (c) => {
     const body = c.req.valid('json');
-    return c.json(await searchTools(reads, embedder, body), 200);
+    return c.json(await searchTools(readDb, embedder, body), 200);
   });
 
   router.openapi(routes.plan, async (c) => {
     const body = c.req.valid('json');
     if (body.steps) {
       const parsed = parseToolRequest(body.query, body.context ?? {});
-      const workflow = checkWorkflow(body.steps, parsed.context, await catalogSnapshot(reads));
+      const workflow = checkWorkflow(body.steps, parsed.context, await catalogSnapshot(readDb));
       return c.json({ workflow, parsed: summarise(parsed), tools: [] }, 200);
     }
-    return c.json(await planWorkflow(reads, embedder, body), 200);
+    return c.json(await planWorkflow(readDb, embedder, body), 200);
   });
 
   return router;

@@ -84,7 +84,7 @@ describe.skipIf(!isServer)('question-answering connections (server mode)', () =>
   });
 });
 
-describe.skipIf(!isServer || !hasNycData)('POST /v1/ask runs on those connections (server mode)', () => {
+describe.skipIf(!isServer || !hasNycData)('POST /v1/ask and the other read routes run on those connections (server mode)', () => {
   let service: TestService;
   let admin: pg.Client;
   let roleUsable = false;
@@ -109,7 +109,9 @@ describe.skipIf(!isServer || !hasNycData)('POST /v1/ask runs on those connection
       const res = await ask();
       expect(res.status).toBe(500); // permission denied: proof that the role, not the service's user, ran it
       expect(await res.text()).not.toMatch(/permission|places/);
-      expect((await fetch(`${service.url}/collections/places/items?limit=1`)).status).toBe(200); // other routes: service user
+      // The other read routes run on the same connections (with the same statement timeout): the same refusal.
+      expect((await fetch(`${service.url}/collections/places/items?limit=1`)).status).toBe(500);
+      expect((await fetch(`${service.url}/readyz`)).status).toBe(200); // the service's own pool: its own user
     } finally {
       await admin.query(`GRANT SELECT ON places TO ${DEFAULT_READER_ROLE}`);
     }
