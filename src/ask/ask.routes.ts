@@ -4,7 +4,11 @@ import type { Embedder } from '../embedding/embedder.ts';
 import { createRouter } from '../http/openapi-app.ts';
 import type { Logger } from '../log.ts';
 import type { LlmPlanner } from '../planning/llm-planner.ts';
+import { searchTools } from '../tools/search.ts';
 import { ask } from './ask.ts';
+
+/** Tools beside an answer: a few, like the first screen of /v1/tools/search. */
+const ANSWER_TOOLS = 3;
 
 export const MAX_QUESTION_CHARS = 1000;
 
@@ -46,7 +50,10 @@ const askResponse = z
     sqlParameters: z.array(z.any()),
     reference: z.any(),
     clarification: z.any().optional(),
-    tools: z.array(z.any()).optional(),
+    tools: z.array(z.any()).openapi({
+      description: 'EO processing tools that fit the question, best first; empty when it asks for no EO processing',
+    }),
+    workflow: z.any().optional().openapi({ description: 'the tool chain for a multi-step EO request' }),
     tradeOff: z.any(),
     llmCalls: z.number(),
     degraded: z
@@ -72,7 +79,27 @@ const askRoute = createRoute({
 export function askRoutes(deps: { db: Db; embedder: Embedder; llm?: LlmPlanner; log?: Logger }) {
   return createRouter().openapi(askRoute, async (c) => {
     const body = c.req.valid('json');
-    const result = await ask(deps, { question: body.question.trim(), k: body.k, near: body.near, planner: body.planner });
-    return c.json(result, 200);
+    const question = body.question.trim();
+    const [result, tools] = await Promise.all([
+      ask(deps, { question, k: body.k, near: body.near, planner: body.planner }),
+      recommendTools(deps, question),
+    ]);
+    return c.json({ ...result, ...tools }, 200);
   });
+}
+
+/**
+ * The EO tools (and chain) that fit the question, from the same search as /v1/tools/search. Only when the
+ * question asks for EO processing (the request channel reads a task type, e.g. "the greenest parks by NDVI"):
+ * a café question gets none rather than the least bad tools. The answer never waits on a failing registry.
+ */
+async function recommendTools(deps: { db: Db; embedder: Embedder; log?: Logger }, question: string) {
+  try {
+    const found = await searchTools(deps.db, deps.embedder, { query: question, k: ANSWER_TOOLS });
+    if (found.parsed.taskTypes.length === 0) return { tools: [] };
+    return { tools: found.tools, ...(found.workflow ? { workflow: found.workflow } : {}) };
+  } catch (error) {
+    deps.log?.warn({ err: error }, 'tool recommendation failed: answering without tools');
+    return { tools: [] };
+  }
 }

@@ -1,11 +1,14 @@
 // Distances use the sphere (not the spheroid) in the service: the checks allow 0.5 % + 1 m for the difference.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOfflineEmbedderWithLexicons } from '../../src/embedding/configured.ts';
+import { hasBuiltinTools, loadBuiltinTools } from '../../src/tools/registry.ts';
 import { testMode } from '../helpers/database.ts';
 import { hasNycData, NO_NYC_DATA } from '../helpers/data.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 
 interface AskResponse {
+  tools: unknown[];
   answer: string;
   candidates: { id: number; name: string; category: string | null; geometry: unknown; distanceM: number; pareto: boolean; scores: Record<string, number>; why: string }[];
   plan: { lang: string; constraints: { fn: string }[] };
@@ -160,6 +163,16 @@ describe.skipIf(!hasNycData)(`POST /v1/ask on the Midtown data (${testMode} mode
     const highLine = body.reference.features.find((f) => f.properties.name !== 'Chelsea')!.geometry;
     expect(await holds(ids, chelsea, (g) => sql`ST_Intersects(ST_PointOnSurface(geom), ${g})`)).toEqual(ids.map(() => true));
     expect(await holds(ids, highLine, (g) => sql`ST_DWithin(geog, ${g}::geography, 303)`)).toEqual(ids.map(() => true));
+  });
+
+  it('recommends EO tools beside an answer when the question asks for EO processing, none otherwise', async () => {
+    // The fixture has places only (SEED=none): the built-in catalog as a fresh start loads it.
+    if (!(await hasBuiltinTools(service.database.db))) await loadBuiltinTools(service.database.db, createOfflineEmbedderWithLexicons());
+    const eo = await askQuestion('Which parks within 1 km of the Vessel are the greenest by NDVI from Sentinel-2?');
+    expect(eo.tools.length).toBeGreaterThan(0);
+    expect(JSON.stringify(eo.tools[0])).toMatch(/ndvi|vegetation/i);
+    const poi = await askQuestion('Which cafés are within 200 m of Grand Central Terminal?');
+    expect(poi.tools).toEqual([]);
   });
 
   it('asks which one is meant when the reference is ambiguous ("the station")', async () => {
