@@ -94,8 +94,11 @@ describe(`workflow memory over HTTP (${testMode} mode)`, () => {
     expect(cva).toMatchObject({ successes: 3, failures: 0 });
     expect(cva.provenance).toHaveLength(3);
     expect(used.memory?.workflows).toContain(cva.id);
-    const sops = await get<{ sops: { taskType: string; procedure: string }[] }>('/v1/memory/sops');
-    expect(sops.sops.find((s) => s.taskType === 'change_detection')?.procedure).toContain('1. image_registration');
+    const sops = await get<{ sops: { taskType: string; procedure: string; author: string; model: string | null }[] }>('/v1/memory/sops');
+    const sop = sops.sops.find((s) => s.taskType === 'change_detection');
+    expect(sop?.procedure).toContain('1. image_registration');
+    // No LLM configured: the templated procedure, and said so.
+    expect(sop).toMatchObject({ author: 'template', model: null });
   });
 
   it('turns a failure followed by a successful retry into an experience shown in explanations', async () => {
