@@ -82,6 +82,19 @@ function toolsMarkdown(s: ToolsSection): string[] {
   return md;
 }
 
+/** "tdev-10 NDCG@5 1.000 → 0.920; …" for every held-out request whose scores differ before and after. */
+function metricChanges(before: ToolEvalResult['lines'], after: ToolEvalResult['lines']): string {
+  const metrics = [['hit@1', 'hit1'], ['MRR@5', 'mrr5'], ['NDCG@5', 'ndcg5'], ['exact sequence', 'exactSequence'], ['chain recall@10', 'chainRecall10'], ['exec', 'exec']] as const;
+  const out: string[] = [];
+  for (const a of after) {
+    const b = before.find((x) => x.id === a.id);
+    if (!b) continue;
+    const moved = metrics.filter(([, k]) => (a[k] ?? 0) !== (b[k] ?? 0)).map(([label, k]) => `${label} ${f3(b[k] ?? 0)} → ${f3(a[k] ?? 0)}`);
+    if (moved.length) out.push(`${a.id} ${moved.join(', ')}`);
+  }
+  return out.join('; ');
+}
+
 function memoryMarkdown(s: MemorySection): string[] {
   const m = s.result;
   const row = (label: string, r: ToolSummary) => `| ${label} | ${r.n} | ${f3(r.hit1)} | ${f3(r.mrr5)} | ${f3(r.ndcg5)} | ${r.counts.chain ? f3(r.exactSequence) : '–'} | ${r.counts.chain ? f3(r.chainRecall10) : '–'} | ${r.counts.exec ? f3(r.exec) : '–'} |`;
@@ -102,6 +115,8 @@ function memoryMarkdown(s: MemorySection): string[] {
     row('unrelated task types, after', m.after.unrelated),
     '',
     `Rankings changed by the memory: ${m.changed.related.length} of ${m.sizes.related} related held-out requests${m.changed.related.length ? ` (${m.changed.related.join(', ')})` : ''}; ${m.changed.unrelated.length} of ${m.sizes.unrelated} unrelated ones${m.changed.unrelated.length ? ` (${m.changed.unrelated.join(', ')})` : ''}.`,
+    '',
+    `Held-out requests whose metrics moved: ${metricChanges(m.before.heldOut.lines, m.after.heldOut.lines) || 'none'}.`,
     '',
     '| runs replayed through `POST /v1/runs` | sent | accepted | rejected by the gate |',
     '|---|---|---|---|',

@@ -3,7 +3,7 @@ import * as places from './0001_places.ts';
 import * as tools from './0002_tools.ts';
 import * as readonlyRole from './0003_readonly_role.ts';
 import * as memory from './0004_memory.ts';
-import * as memorySopAuthor from './0005_memory_sop_author.ts';
+import * as memorySopAuthor from './0006_memory_sop_author.ts';
 
 /** Every migration, by name in order. A static list: no file-system scan, the same in every runner. */
 export const migrations: Record<string, Migration> = {
@@ -11,5 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002_tools': tools,
   '0003_readonly_role': readonlyRole,
   '0004_memory': memory,
-  '0005_memory_sop_author': memorySopAuthor,
+  '0006_memory_sop_author': memorySopAuthor,
 };
