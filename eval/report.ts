@@ -73,18 +73,18 @@ function spatialMarkdown(s: SpatialSection): string[] {
 }
 
 function toolsMarkdown(s: ToolsSection): string[] {
-  const md = ['## EO tool retrieval (`tool-retrieval.dev.jsonl`)', '', produced(s), '', '| method | hit@1 | MRR@5 | NDCG@5 | chain recall@10 | chain order | exact sequence | exec |', '|---|---|---|---|---|---|---|---|'];
+  const md = ['## EO tool retrieval (`tool-retrieval.dev.jsonl`)', '', produced(s), '', '| method | hit@1 | MRR@5 | NDCG@5 | chain recall@10 | chain order | exact sequence | sequence (all) | exec |', '|---|---|---|---|---|---|---|---|---|'];
   for (const [name, key] of TOOL_METHODS) {
     const r = s[key];
-    md.push(`| ${name} | ${f3(r.hit1)} | ${f3(r.mrr5)} | ${f3(r.ndcg5)} | ${f3(r.chainRecall10)} | ${r.counts.chainOrder ? f3(r.chainOrder) : '–'} | ${key === 'system' ? f3(r.exactSequence) : '–'} | ${r.counts.exec ? f3(r.exec) : '–'} |`);
+    md.push(`| ${name} | ${f3(r.hit1)} | ${f3(r.mrr5)} | ${f3(r.ndcg5)} | ${f3(r.chainRecall10)} | ${r.counts.chainOrder ? f3(r.chainOrder) : '–'} | ${key === 'system' ? f3(r.exactSequence) : '–'} | ${key === 'system' ? f3(r.sequenceMatch) : '–'} | ${r.counts.exec ? f3(r.exec) : '–'} |`);
   }
-  md.push('', `Exact sequence: over the ${s.system.counts.chain} requests with a gold chain, the proposed workflow (or the top tool alone) is the chain step for step, functional equivalents allowed; the baselines propose no workflow.`, '');
+  md.push('', `Exact sequence: over the ${s.system.counts.chain} requests with a gold chain, the proposed workflow (or the top tool alone) is the chain step for step, functional equivalents allowed. Sequence (all): over every request, against the gold chain or else the \`executable_requires\` prerequisites followed by any gold tool (this project's extension of the shared definitions). The baselines propose no workflow.`, '');
   return md;
 }
 
 /** "tdev-10 NDCG@5 1.000 → 0.920; …" for every held-out request whose scores differ before and after. */
 function metricChanges(before: ToolEvalResult['lines'], after: ToolEvalResult['lines']): string {
-  const metrics = [['hit@1', 'hit1'], ['MRR@5', 'mrr5'], ['NDCG@5', 'ndcg5'], ['exact sequence', 'exactSequence'], ['chain recall@10', 'chainRecall10'], ['exec', 'exec']] as const;
+  const metrics = [['hit@1', 'hit1'], ['MRR@5', 'mrr5'], ['NDCG@5', 'ndcg5'], ['exact sequence', 'exactSequence'], ['sequence', 'sequenceMatch'], ['chain recall@10', 'chainRecall10'], ['exec', 'exec']] as const;
   const out: string[] = [];
   for (const a of after) {
     const b = before.find((x) => x.id === a.id);
@@ -97,7 +97,7 @@ function metricChanges(before: ToolEvalResult['lines'], after: ToolEvalResult['l
 
 function memoryMarkdown(s: MemorySection): string[] {
   const m = s.result;
-  const row = (label: string, r: ToolSummary) => `| ${label} | ${r.n} | ${f3(r.hit1)} | ${f3(r.mrr5)} | ${f3(r.ndcg5)} | ${r.counts.chain ? f3(r.exactSequence) : '–'} | ${r.counts.chain ? f3(r.chainRecall10) : '–'} | ${r.counts.exec ? f3(r.exec) : '–'} |`;
+  const row = (label: string, r: ToolSummary) => `| ${label} | ${r.n} | ${f3(r.hit1)} | ${f3(r.mrr5)} | ${f3(r.ndcg5)} | ${r.counts.chain ? f3(r.exactSequence) : '–'} | ${f3(r.sequenceMatch)} | ${r.counts.chain ? f3(r.chainRecall10) : '–'} | ${r.counts.exec ? f3(r.exec) : '–'} |`;
   const md = [
     '## Workflow memory: before and after replaying a run log (`tool-retrieval.dev.jsonl`)',
     '',
@@ -105,8 +105,8 @@ function memoryMarkdown(s: MemorySection): string[] {
     '',
     `Protocol (see "Memory protocol" below): seed ${m.seed}; history half ${m.sizes.history} requests (${m.historyIds.join(', ')}), held-out half ${m.sizes.heldOut} requests (${m.sizes.related} of a task type present in the history, ${m.sizes.unrelated} of a task type absent from it; ${m.sizes.chains} with a gold chain).`,
     '',
-    '| held-out requests | n | hit@1 | MRR@5 | NDCG@5 | exact sequence | chain recall@10 | exec |',
-    '|---|---|---|---|---|---|---|---|',
+    '| held-out requests | n | hit@1 | MRR@5 | NDCG@5 | exact sequence (gold chains) | sequence (all) | chain recall@10 | exec |',
+    '|---|---|---|---|---|---|---|---|---|',
     row('all, before', m.before.heldOut),
     row('all, after', m.after.heldOut),
     row('related task types, before', m.before.related),
@@ -143,8 +143,10 @@ tool (unknown tool, injected instructions in the request and in the answer, an o
 repeated beyond the limit) and a flood of ten identical failures from one client. Every run goes through
 the real \`POST /v1/runs\` route, gate included. The **held-out** half is scored with an empty memory
 (before) and after the replay; its requests whose task type never occurs in the history show whether
-unrelated requests are left alone. Exact sequence counts only requests with a gold chain. Requests parsed
-into several sub-tasks ("… then …") are composed clause by clause and take no memory prior.
+unrelated requests are left alone. Exact sequence counts only requests with a gold chain; sequence (all)
+counts every request, against its gold chain or else its prerequisites followed by a gold tool (the sequence
+the history's successful runs report). Requests parsed into several sub-tasks ("… then …") are composed
+clause by clause and take no memory prior: a gold-chain request parsed that way cannot move.
 `;
 
 export function renderMarkdown(report: EvalReport): string {
@@ -181,7 +183,8 @@ export function renderSvg(report: EvalReport): string {
         metric('hit@1', (r) => r.hit1),
         metric('MRR@5', (r) => r.mrr5),
         metric('NDCG@5', (r) => r.ndcg5),
-        metric('exact sequence', (r) => (r.counts.chain ? r.exactSequence : null)),
+        metric('exact sequence (gold chains)', (r) => (r.counts.chain ? r.exactSequence : null)),
+        metric('sequence (all)', (r) => r.sequenceMatch),
         metric('chain recall@10', (r) => (r.counts.chain ? r.chainRecall10 : null)),
       ],
     });

@@ -92,6 +92,8 @@ export interface LineScore {
   chainOrder?: number;
   /** Lines with a gold chain: 1 if the proposed sequence is the chain, step for step. */
   exactSequence?: number;
+  /** Every line: see sequenceMatch. */
+  sequenceMatch: number;
   exec?: number;
   error?: string;
 }
@@ -136,8 +138,26 @@ export function chainOrder(steps: readonly string[], chain: readonly string[]): 
  * (functional equivalents allowed, as for chain recall).
  */
 export function exactSequence(answer: SearchAnswer, chain: readonly string[]): number {
-  const steps = answer.workflow?.steps.length ? answer.workflow.steps.map((s) => s.toolId) : answer.tools.slice(0, 1).map((t) => t.id);
-  return steps.length === chain.length && steps.every((s, i) => equivalent(s, chain[i]!)) ? 1 : 0;
+  return sameSequence(proposedSequence(answer), chain.map((step) => [step]));
+}
+
+/** The tool sequence an answer proposes: the workflow's steps, or the top-1 tool alone. */
+export function proposedSequence(answer: SearchAnswer): string[] {
+  return answer.workflow?.steps.length ? answer.workflow.steps.map((s) => s.toolId) : answer.tools.slice(0, 1).map((t) => t.id);
+}
+
+function sameSequence(steps: readonly string[], expected: readonly (readonly string[])[]): number {
+  return steps.length === expected.length && steps.every((s, i) => expected[i]!.some((e) => equivalent(s, e))) ? 1 : 0;
+}
+
+/**
+ * Sequence match over every request (this project's extension, used by the memory section): the sequence
+ * a request calls for is its gold chain; without one, its `executable_requires` prerequisites followed by
+ * any of its gold tools (a single gold tool when it has no prerequisite).
+ */
+export function sequenceMatch(answer: SearchAnswer, line: EvalLine): number {
+  const expected = line.gold_chain ? line.gold_chain.map((step) => [step]) : [...(line.executable_requires ?? []).map((r) => [r]), line.gold];
+  return sameSequence(proposedSequence(answer), expected);
 }
 
 /**
@@ -164,6 +184,7 @@ export function scoreLine(answer: SearchAnswer, line: EvalLine): LineScore {
     hit1: hitAt1(ids, line.gold),
     mrr5: mrrAt5(ids, line.gold),
     ndcg5: ndcgAt5(ids, line.gold),
+    sequenceMatch: sequenceMatch(answer, line),
   };
   if (line.gold_chain) {
     score.chainRecall10 = chainRecallAt10(ids, line.gold_chain);
@@ -183,6 +204,7 @@ export interface ToolEvalResult {
   chainRecall10: number;
   chainOrder: number;
   exactSequence: number;
+  sequenceMatch: number;
   exec: number;
   counts: { chain: number; chainOrder: number; exec: number };
   lines: LineScore[];
@@ -206,7 +228,7 @@ export async function evaluateTools(search: SearchFunction, lines: readonly Eval
     try {
       score = scoreLine(await search(requestOf(line)), line);
     } catch (error) {
-      score = { id: line.id, top: [], hit1: 0, mrr5: 0, ndcg5: 0, error: (error as Error).message };
+      score = { id: line.id, top: [], hit1: 0, mrr5: 0, ndcg5: 0, sequenceMatch: 0, error: (error as Error).message };
       if (line.gold_chain) Object.assign(score, { chainRecall10: 0, exactSequence: 0 });
       if (line.executable_requires) score.exec = 0;
     }
@@ -225,6 +247,7 @@ export async function evaluateTools(search: SearchFunction, lines: readonly Eval
     chainRecall10: mean(chains.map((s) => s.chainRecall10!)),
     chainOrder: mean(orders.map((s) => s.chainOrder!)),
     exactSequence: mean(chains.map((s) => s.exactSequence ?? 0)),
+    sequenceMatch: mean(scores.map((s) => s.sequenceMatch)),
     exec: mean(execs.map((s) => s.exec!)),
     counts: { chain: chains.length, chainOrder: orders.length, exec: execs.length },
     lines: scores,
@@ -317,7 +340,7 @@ export async function runToolEvaluation(path = DEV_SET, verbose = false): Promis
 }
 
 function report(label: string, r: ToolEvalResult): string {
-  return `${label.padEnd(8)} hit@1=${r.hit1.toFixed(3)} mrr@5=${r.mrr5.toFixed(3)} ndcg@5=${r.ndcg5.toFixed(3)} chain_recall@10=${r.chainRecall10.toFixed(3)} chain_order=${r.chainOrder.toFixed(3)} exact_seq=${r.exactSequence.toFixed(3)} exec=${r.exec.toFixed(3)} latency=${r.meanLatencyMs.toFixed(1)}ms`;
+  return `${label.padEnd(8)} hit@1=${r.hit1.toFixed(3)} mrr@5=${r.mrr5.toFixed(3)} ndcg@5=${r.ndcg5.toFixed(3)} chain_recall@10=${r.chainRecall10.toFixed(3)} chain_order=${r.chainOrder.toFixed(3)} exact_seq=${r.exactSequence.toFixed(3)} seq_all=${r.sequenceMatch.toFixed(3)} exec=${r.exec.toFixed(3)} latency=${r.meanLatencyMs.toFixed(1)}ms`;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
