@@ -56,7 +56,7 @@ export function renderBarChart(panels: readonly BarPanel[], options: ChartOption
     panel.series.forEach((name, i) => {
       out.push(`<rect x="${x}" y="${y + 3}" width="10" height="10" fill="${COLOURS[i % COLOURS.length]}"/>`);
       out.push(`<text x="${x + 14}" y="${y + 12}" font-size="11">${escapeXml(name)}</text>`);
-      x += 24 + 7 * name.length;
+      x += 30 + 7 * name.length;
     });
     y += LEGEND_HEIGHT;
     for (const row of panel.rows) {

@@ -101,6 +101,14 @@ describe(`workflow memory over HTTP (${testMode} mode)`, () => {
     expect(sop).toMatchObject({ author: 'template', model: null });
   });
 
+  it('proposes a remembered workflow only for its core step, not for a request about one of its other steps', async () => {
+    // The change-detection workflow is remembered; this request asks for its last step only.
+    const r = await search('apply an Otsu threshold to my change magnitude image to separate changed pixels');
+    expect(r.tools[0]?.id).toBe('change_thresholding');
+    expect(r.memory?.workflows.length).toBeGreaterThan(0); // the memory is consulted…
+    expect(r.workflow?.steps.map((s) => s.toolId) ?? []).not.toEqual(CHANGE); // …but its chain is not imposed
+  });
+
   it('turns a failure followed by a successful retry into an experience shown in explanations', async () => {
     const exps = await get<{ experiences: { id: number; toolId: string; condition: string; action: string }[] }>('/v1/memory/experiences');
     const lesson = exps.experiences.find((e) => e.toolId === 'ship_detection');
