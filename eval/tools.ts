@@ -9,6 +9,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { Db } from '../src/db/database.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { createOfflineEmbedderWithLexicons } from '../src/embedding/configured.ts';
+import type { Embedder } from '../src/embedding/embedder.ts';
+import { createApp } from '../src/http/app.ts';
+import { IN_PROCESS_SECURITY } from '../src/http/security.ts';
+import { createLogger } from '../src/log.ts';
+import { importToolCatalogs, loadBuiltinTools } from '../src/tools/registry.ts';
+import { searchBm25Baseline, searchDenseBaseline } from '../src/tools/search.ts';
 
 export interface EvalContext {
   data_source?: string;
@@ -80,6 +90,10 @@ export interface LineScore {
   ndcg5: number;
   chainRecall10?: number;
   chainOrder?: number;
+  /** Lines with a gold chain: 1 if the proposed sequence is the chain, step for step. */
+  exactSequence?: number;
+  /** Every line: see sequenceMatch. */
+  sequenceMatch: number;
   exec?: number;
   error?: string;
 }
@@ -119,6 +133,34 @@ export function chainOrder(steps: readonly string[], chain: readonly string[]): 
 }
 
 /**
+ * Exact tool-sequence match: the proposed sequence (the workflow's steps, or the top-1 tool alone when no
+ * workflow is given) has the chain's length and each step matches the chain's step at the same position
+ * (functional equivalents allowed, as for chain recall).
+ */
+export function exactSequence(answer: SearchAnswer, chain: readonly string[]): number {
+  return sameSequence(proposedSequence(answer), chain.map((step) => [step]));
+}
+
+/** The tool sequence an answer proposes: the workflow's steps, or the top-1 tool alone. */
+export function proposedSequence(answer: SearchAnswer): string[] {
+  return answer.workflow?.steps.length ? answer.workflow.steps.map((s) => s.toolId) : answer.tools.slice(0, 1).map((t) => t.id);
+}
+
+function sameSequence(steps: readonly string[], expected: readonly (readonly string[])[]): number {
+  return steps.length === expected.length && steps.every((s, i) => expected[i]!.some((e) => equivalent(s, e))) ? 1 : 0;
+}
+
+/**
+ * Sequence match over every request (this project's extension, used by the memory section): the sequence
+ * a request calls for is its gold chain; without one, its `executable_requires` prerequisites followed by
+ * any of its gold tools (a single gold tool when it has no prerequisite).
+ */
+export function sequenceMatch(answer: SearchAnswer, line: EvalLine): number {
+  const expected = line.gold_chain ? line.gold_chain.map((step) => [step]) : [...(line.executable_requires ?? []).map((r) => [r]), line.gold];
+  return sameSequence(proposedSequence(answer), expected);
+}
+
+/**
  * 1 if every required id is in the top-1 tool's missingPrerequisites, or is a workflow step placed
  * before the main tool (the first step matching the top-1 id or a gold id).
  */
@@ -142,11 +184,13 @@ export function scoreLine(answer: SearchAnswer, line: EvalLine): LineScore {
     hit1: hitAt1(ids, line.gold),
     mrr5: mrrAt5(ids, line.gold),
     ndcg5: ndcgAt5(ids, line.gold),
+    sequenceMatch: sequenceMatch(answer, line),
   };
   if (line.gold_chain) {
     score.chainRecall10 = chainRecallAt10(ids, line.gold_chain);
     const steps = (answer.workflow?.steps ?? []).map((s) => s.toolId);
     if (steps.length > 0) score.chainOrder = chainOrder(steps, line.gold_chain);
+    score.exactSequence = exactSequence(answer, line.gold_chain);
   }
   if (line.executable_requires) score.exec = executability(answer, line);
   return score;
@@ -159,6 +203,8 @@ export interface ToolEvalResult {
   ndcg5: number;
   chainRecall10: number;
   chainOrder: number;
+  exactSequence: number;
+  sequenceMatch: number;
   exec: number;
   counts: { chain: number; chainOrder: number; exec: number };
   lines: LineScore[];
@@ -182,8 +228,8 @@ export async function evaluateTools(search: SearchFunction, lines: readonly Eval
     try {
       score = scoreLine(await search(requestOf(line)), line);
     } catch (error) {
-      score = { id: line.id, top: [], hit1: 0, mrr5: 0, ndcg5: 0, error: (error as Error).message };
-      if (line.gold_chain) score.chainRecall10 = 0;
+      score = { id: line.id, top: [], hit1: 0, mrr5: 0, ndcg5: 0, sequenceMatch: 0, error: (error as Error).message };
+      if (line.gold_chain) Object.assign(score, { chainRecall10: 0, exactSequence: 0 });
       if (line.executable_requires) score.exec = 0;
     }
     latencies.push(performance.now() - started);
@@ -200,6 +246,8 @@ export async function evaluateTools(search: SearchFunction, lines: readonly Eval
     ndcg5: mean(scores.map((s) => s.ndcg5)),
     chainRecall10: mean(chains.map((s) => s.chainRecall10!)),
     chainOrder: mean(orders.map((s) => s.chainOrder!)),
+    exactSequence: mean(chains.map((s) => s.exactSequence ?? 0)),
+    sequenceMatch: mean(scores.map((s) => s.sequenceMatch)),
     exec: mean(execs.map((s) => s.exec!)),
     counts: { chain: chains.length, chainOrder: orders.length, exec: execs.length },
     lines: scores,
@@ -232,54 +280,67 @@ export interface ToolEvalReport {
   dense: ToolEvalResult;
 }
 
-/**
- * Opens a fresh in-memory database, loads the three catalogs and evaluates the service and both
- * baselines on `path`. `verbose` prints one line per request.
- */
-export async function runToolEvaluation(path = DEV_SET, verbose = false): Promise<ToolEvalReport> {
-  const { openDatabase } = await import('../src/db/database.ts');
-  const { migrateToLatest } = await import('../src/db/migrate.ts');
-  const { createOfflineEmbedderWithLexicons } = await import('../src/embedding/configured.ts');
-  const { createApp } = await import('../src/http/app.ts');
-  const { createLogger } = await import('../src/log.ts');
-  const { importToolCatalogs, loadBuiltinTools } = await import('../src/tools/registry.ts');
-  const { searchBm25Baseline, searchDenseBaseline } = await import('../src/tools/search.ts');
+export interface ToolRegistry {
+  db: Db;
+  embedder: Embedder;
+  /** The real Hono app on that database. */
+  app: ReturnType<typeof createApp>;
+  /** POST /v1/tools/search through the app; non-200 throws (the line scores 0). */
+  search: SearchFunction;
+}
 
+/**
+ * A fresh in-memory embedded database holding the three catalogs (built-in domain tools, openEO processes,
+ * spectral indices), so the numbers never depend on what the configured database happens to hold.
+ */
+export async function withToolRegistry<T>(work: (registry: ToolRegistry) => Promise<T>): Promise<T> {
   const handle = await openDatabase({ pgliteDataDir: 'memory://' });
   try {
     await migrateToLatest(handle.db);
     const embedder = createOfflineEmbedderWithLexicons();
     await loadBuiltinTools(handle.db, embedder);
     await importToolCatalogs(handle.db, embedder, [`${EO_DATA}openeo-processes`, `${EO_DATA}spectral-indices`]);
-    const app = createApp({ db: handle.db, embedder, mode: handle.mode, log: createLogger('silent'), lifecycle: { draining: false } });
+    // The harness is an in-process client on this machine: it may use the write routes (POST /v1/runs,
+    // memory reset) that the service accepts from loopback clients only.
+    const security = { ...IN_PROCESS_SECURITY, clientAddress: () => '127.0.0.1' };
+    const app = createApp({ db: handle.db, embedder, mode: handle.mode, log: createLogger('silent'), lifecycle: { draining: false }, security });
+    return await work({ db: handle.db, embedder, app, search: searchThrough(app) });
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A SearchFunction sending the request to POST /v1/tools/search of `app`. */
+export function searchThrough(app: { request: (path: string, init: RequestInit) => Response | Promise<Response> }): SearchFunction {
+  return async (body) => {
+    const res = await app.request('/v1/tools/search', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
+    return (await res.json()) as SearchAnswer;
+  };
+}
+
+/** Evaluates the service and both baselines on `path` (a fresh registry). `verbose` prints one line per request. */
+export async function runToolEvaluation(path = DEV_SET, verbose = false): Promise<ToolEvalReport> {
+  return withToolRegistry(async ({ db, embedder, search }) => {
     const lines = readEvalLines(path);
     const print = (label: string) => (s: LineScore, line: EvalLine) => {
       if (!verbose) return;
       const flags = [`hit=${s.hit1}`, `rr=${s.mrr5.toFixed(2)}`, `ndcg=${s.ndcg5.toFixed(2)}`];
       if (s.chainRecall10 !== undefined) flags.push(`chain=${s.chainRecall10.toFixed(2)}`);
       if (s.chainOrder !== undefined) flags.push(`order=${s.chainOrder.toFixed(2)}`);
+      if (s.exactSequence !== undefined) flags.push(`exact=${s.exactSequence}`);
       if (s.exec !== undefined) flags.push(`exec=${s.exec}`);
       console.log(`${label} ${line.id} ${flags.join(' ')} top=${s.top.join(',')}${s.error ? ` ERROR ${s.error}` : ''}`);
     };
-    const system = await evaluateTools(
-      async (body) => {
-        const res = await app.request('/v1/tools/search', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-        if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
-        return (await res.json()) as SearchAnswer;
-      },
-      lines,
-      { onLine: print('system') },
-    );
-    const bm25 = await evaluateTools((body) => searchBm25Baseline(handle.db, body.query, body.k), lines, { onLine: print('bm25') });
-    const dense = await evaluateTools((body) => searchDenseBaseline(handle.db, embedder, body.query, body.k), lines, { onLine: print('dense') });
+    const system = await evaluateTools(search, lines, { onLine: print('system') });
+    const bm25 = await evaluateTools((body) => searchBm25Baseline(db, body.query, body.k), lines, { onLine: print('bm25') });
+    const dense = await evaluateTools((body) => searchDenseBaseline(db, embedder, body.query, body.k), lines, { onLine: print('dense') });
     return { system, bm25, dense };
-  } finally {
-    await handle.close();
-  }
+  });
 }
 
 function report(label: string, r: ToolEvalResult): string {
-  return `${label.padEnd(8)} hit@1=${r.hit1.toFixed(3)} mrr@5=${r.mrr5.toFixed(3)} ndcg@5=${r.ndcg5.toFixed(3)} chain_recall@10=${r.chainRecall10.toFixed(3)} chain_order=${r.chainOrder.toFixed(3)} exec=${r.exec.toFixed(3)} latency=${r.meanLatencyMs.toFixed(1)}ms`;
+  return `${label.padEnd(8)} hit@1=${r.hit1.toFixed(3)} mrr@5=${r.mrr5.toFixed(3)} ndcg@5=${r.ndcg5.toFixed(3)} chain_recall@10=${r.chainRecall10.toFixed(3)} chain_order=${r.chainOrder.toFixed(3)} exact_seq=${r.exactSequence.toFixed(3)} seq_all=${r.sequenceMatch.toFixed(3)} exec=${r.exec.toFixed(3)} latency=${r.meanLatencyMs.toFixed(1)}ms`;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -4,6 +4,7 @@ import * as tools from './0002_tools.ts';
 import * as readonlyRole from './0003_readonly_role.ts';
 import * as memory from './0004_memory.ts';
 import * as readerMemory from './0005_reader_memory.ts';
+import * as memorySopAuthor from './0006_memory_sop_author.ts';
 import * as candidateIndexes from './0007_candidate_indexes.ts';
 
 /** Every migration, by name in order. A static list: no file-system scan, the same in every runner. */
@@ -13,5 +14,6 @@ export const migrations: Record<string, Migration> = {
   '0003_readonly_role': readonlyRole,
   '0004_memory': memory,
   '0005_reader_memory': readerMemory,
+  '0006_memory_sop_author': memorySopAuthor,
   '0007_candidate_indexes': candidateIndexes,
 };

@@ -13,6 +13,7 @@ import type { AppEnv } from './http/openapi-app.ts';
 import { createConfiguredEmbedder } from './embedding/configured.ts';
 import { hasPlaces, seedDefaultPlaces } from './ingest/seed.ts';
 import { createLlmPlanner } from './planning/llm-planner.ts';
+import { createLlmSopWriter } from './memory/sop-writer.ts';
 import { hasBuiltinTools, loadBuiltinTools } from './tools/registry.ts';
 import { createLogger, type Logger } from './log.ts';
 
@@ -54,10 +55,12 @@ export async function startService(config: Config, options: StartOptions = {}): 
   }
 
   const lifecycle: Lifecycle = { draining: false };
-  const llm =
+  const llmOptions =
     config.LLM_BASE_URL && config.LLM_MODEL
-      ? createLlmPlanner({ baseURL: config.LLM_BASE_URL, model: config.LLM_MODEL, apiKey: config.LLM_API_KEY, timeoutMs: config.LLM_TIMEOUT_MS })
+      ? { baseURL: config.LLM_BASE_URL, model: config.LLM_MODEL, apiKey: config.LLM_API_KEY, timeoutMs: config.LLM_TIMEOUT_MS }
       : undefined;
+  const llm = llmOptions ? createLlmPlanner(llmOptions) : undefined;
+  const sopWriter = llmOptions ? createLlmSopWriter(llmOptions) : undefined;
   // Server mode: question answering on read-only, time-bounded connections as a SELECT-only role; with
   // DATABASE_READ_URLS, those and the other read routes on the replicas (src/db/replicas.ts).
   let reader: ReaderHandle | undefined;
@@ -94,6 +97,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     db: database.db,
     embedder,
     llm,
+    ...(sopWriter ? { sopWriter } : {}),
     mode: database.mode,
     log,
     lifecycle,

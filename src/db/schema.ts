@@ -108,6 +108,10 @@ export interface MemorySopsTable {
   task_type: string;
   procedure: string;
   rebuilt_at: ColumnType<Date, never, string>;
+  author: ColumnType<'template' | 'llm', 'template' | 'llm' | undefined, 'template' | 'llm'>;
+  model: string | null;
+  fallback_reason: string | null;
+  evidence_hash: string | null;
 }
 
 /** One row: bumped by every statement that changes places (migration 0007), for caches derived from places. */

@@ -12,6 +12,7 @@ import type { LlmPlanner } from '../planning/llm-planner.ts';
 import { toolsRoutes } from '../tools/tools.routes.ts';
 import { webRoutes } from '../web/web.routes.ts';
 import { memoryRoutes } from '../memory/memory.routes.ts';
+import type { SopWriter } from '../memory/sop-writer.ts';
 import type { Logger } from '../log.ts';
 import { docsPage } from './docs-page.ts';
 import { healthRoutes, type Lifecycle } from './health.routes.ts';
@@ -35,6 +36,8 @@ export interface AppDeps {
   db: Db;
   embedder: Embedder;
   llm?: LlmPlanner;
+  /** Writes the memory's SOPs when an LLM is configured (templated otherwise). */
+  sopWriter?: SopWriter;
   mode: DatabaseMode;
   log: Logger;
   lifecycle: Lifecycle;
@@ -85,7 +88,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/', askRoutes({ ...deps, db: askDb }));
   app.route('/', toolsRoutes(deps.db, deps.embedder, readDb));
   // Workflow memory management stays on the primary: it is administration (behind API_KEY), not traffic.
-  app.route('/', memoryRoutes(deps.db));
+  app.route('/', memoryRoutes(deps.db, deps.sopWriter ? { sopWriter: deps.sopWriter } : {}));
   app.route('/', webRoutes({ db: readDb }));
 
   app.doc31('/openapi.json', {

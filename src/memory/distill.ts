@@ -4,8 +4,10 @@
  * transitions; action-level experiences (a failed step followed by a successful retry); and the SOP of
  * the task type, rebuilt (replaced) from the evidence.
  */
+import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
+import type { SopEvidence, SopWriter } from './sop-writer.ts';
 import { effectiveSequence, reliability, type RunInput, type RunStep } from './types.ts';
 
 const MAX_REQUESTS = 10;
@@ -76,7 +78,7 @@ export function lessonsOf(run: RunInput): Lesson[] {
   return out;
 }
 
-export async function distillRun(db: Db, runId: number, run: RunInput, taskType: string): Promise<void> {
+export async function distillRun(db: Db, runId: number, run: RunInput, taskType: string, options: MemoryOptions = {}): Promise<void> {
   const sequence = effectiveSequence(run);
   if (sequence.length === 0) return;
   const success = run.outcome === 'success';
@@ -136,31 +138,83 @@ export async function distillRun(db: Db, runId: number, run: RunInput, taskType:
           updated_at = now()`.execute(trx);
     }
   });
-  await rebuildSop(db, taskType);
+  await rebuildSop(db, taskType, options);
 }
 
-/** The task type's standard procedure, templated from its most reliable workflow and its lessons (replaces the old one). */
-export async function rebuildSop(db: Db, taskType: string): Promise<string | undefined> {
+/** Options of the memory's writers: the SOP writer when an LLM is configured. */
+export interface MemoryOptions {
+  sopWriter?: SopWriter;
+}
+
+/** The evidence of a task type's SOP (its most reliable successful workflow, lessons, failing sequences), with the templated text. */
+export async function sopEvidence(db: Db, taskType: string): Promise<SopEvidence | undefined> {
   const workflows = await db.selectFrom('memory_workflows').selectAll().where('task_type', '=', taskType).execute();
   const best = workflows
     .filter((w) => w.success_count > 0)
     .sort((a, b) => reliability(b.success_count, b.failure_count) * Math.log2(2 + b.success_count) - reliability(a.success_count, a.failure_count) * Math.log2(2 + a.success_count) || a.id - b.id)[0];
-  if (!best) {
-    await db.deleteFrom('memory_sops').where('task_type', '=', taskType).execute();
-    return undefined;
-  }
+  if (!best) return undefined;
   const experiences = await db.selectFrom('memory_experiences').selectAll().where('task_type', '=', taskType).orderBy('success_count', 'desc').orderBy('id').limit(5).execute();
-  const lines = [`Standard procedure for ${taskType.replace(/_/g, ' ')} (from ${best.success_count} successful run(s), reliability ${reliability(best.success_count, best.failure_count).toFixed(2)}):`];
+  const hints = best.parameter_hints as Record<string, Record<string, unknown>>;
+  const lessons = experiences.filter((x) => x.success_count > 0).map((e) => ({ toolId: e.tool_id, condition: e.condition, action: e.action }));
+  const avoid = workflows
+    .filter((w) => w.id !== best.id && reliability(w.success_count, w.failure_count) < 0.5)
+    .sort((a, b) => a.id - b.id)
+    .slice(0, 3)
+    .map((w) => ({ toolSequence: w.tool_sequence, failures: w.failure_count }));
+  const rel = reliability(best.success_count, best.failure_count);
+  const lines = [`Standard procedure for ${taskType.replace(/_/g, ' ')} (from ${best.success_count} successful run(s), reliability ${rel.toFixed(2)}):`];
   best.tool_sequence.forEach((tool, i) => {
-    const hint = (best.parameter_hints as Record<string, Record<string, unknown>>)[tool];
+    const hint = hints[tool];
     const params = hint && Object.keys(hint).length ? ` with ${Object.entries(hint).map(([k, v]) => `${k}=${describe(v)}`).join(', ')}` : '';
     lines.push(`${i + 1}. ${tool}${params}`);
   });
-  for (const e of experiences.filter((x) => x.success_count > 0)) lines.push(`If ${e.condition}: ${e.action}.`);
-  const failing = workflows.filter((w) => w.id !== best.id && reliability(w.success_count, w.failure_count) < 0.5);
-  for (const w of failing.slice(0, 3)) lines.push(`Avoid ${w.tool_sequence.join(' -> ')} (${w.failure_count} failure(s)).`);
-  const procedure = lines.join('\n');
-  await sql`INSERT INTO memory_sops (task_type, procedure, rebuilt_at) VALUES (${taskType}, ${procedure}, now())
-    ON CONFLICT (task_type) DO UPDATE SET procedure = EXCLUDED.procedure, rebuilt_at = now()`.execute(db);
+  for (const e of lessons) lines.push(`If ${e.condition}: ${e.action}.`);
+  for (const w of avoid) lines.push(`Avoid ${w.toolSequence.join(' -> ')} (${w.failures} failure(s)).`);
+  return {
+    taskType,
+    workflow: {
+      toolSequence: best.tool_sequence,
+      successes: best.success_count,
+      failures: best.failure_count,
+      reliability: Math.round(rel * 1000) / 1000,
+      parameterHints: hints,
+      requests: best.requests.slice(0, 3),
+    },
+    lessons,
+    avoid,
+    template: lines.join('\n'),
+  };
+}
+
+/**
+ * Rebuilds (replaces) the task type's standard procedure from its evidence: templated, or written by the
+ * LLM when a writer is configured and its text passes the checks (sop-writer.ts); the row says which, and
+ * why the LLM's text was refused. An LLM-written SOP of unchanged evidence is kept without a new call.
+ */
+export async function rebuildSop(db: Db, taskType: string, options: MemoryOptions = {}): Promise<string | undefined> {
+  const evidence = await sopEvidence(db, taskType);
+  if (!evidence) {
+    await db.deleteFrom('memory_sops').where('task_type', '=', taskType).execute();
+    return undefined;
+  }
+  const hash = createHash('sha256').update(JSON.stringify(evidence)).digest('hex').slice(0, 32);
+  const writer = options.sopWriter;
+  let procedure = evidence.template;
+  let author: 'template' | 'llm' = 'template';
+  let fallbackReason: string | null = null;
+  if (writer) {
+    const current = await db.selectFrom('memory_sops').selectAll().where('task_type', '=', taskType).executeTakeFirst();
+    if (current && current.author === 'llm' && current.model === writer.model && current.evidence_hash === hash) return current.procedure;
+    try {
+      procedure = await writer.write(evidence);
+      author = 'llm';
+    } catch (error) {
+      fallbackReason = (error as Error).message.slice(0, 500);
+    }
+  }
+  await sql`INSERT INTO memory_sops (task_type, procedure, rebuilt_at, author, model, fallback_reason, evidence_hash)
+    VALUES (${taskType}, ${procedure}, now(), ${author}, ${writer?.model ?? null}, ${fallbackReason}, ${hash})
+    ON CONFLICT (task_type) DO UPDATE SET procedure = EXCLUDED.procedure, rebuilt_at = now(), author = EXCLUDED.author,
+      model = EXCLUDED.model, fallback_reason = EXCLUDED.fallback_reason, evidence_hash = EXCLUDED.evidence_hash`.execute(db);
   return procedure;
 }

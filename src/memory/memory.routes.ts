@@ -9,6 +9,7 @@ import { createRouter } from '../http/openapi-app.ts';
 import { notFound } from '../http/problem.ts';
 import { catalogSnapshot } from '../tools/catalog-cache.ts';
 import { SNAKE_CASE } from '../tools/schema.ts';
+import type { MemoryOptions } from './distill.ts';
 import { injectionIn } from './gate.ts';
 import { deleteExperience, deleteRun, deleteWorkflow, exportMemory, getRun, importMemory, listExperiences, listRuns, listSops, listTransitions, listWorkflows, recordRun, resetMemory } from './store.ts';
 import type { RunInput } from './types.ts';
@@ -106,7 +107,7 @@ const routes = {
   deleteWorkflow: createRoute({ method: 'delete', path: '/v1/memory/workflows/{id}', tags: ['memory'], summary: 'Forget a workflow (the SOP is rebuilt)', request: { params: idParams }, responses: { 204: { description: 'deleted' }, 404: { description: 'not found' } } }),
   experiences: createRoute({ method: 'get', path: '/v1/memory/experiences', tags: ['memory'], summary: 'Action-level experiences', request: { query: taskQuery }, responses: { 200: json(z.object({ experiences: z.array(z.record(z.string(), z.any())) }), 'experiences') } }),
   deleteExperience: createRoute({ method: 'delete', path: '/v1/memory/experiences/{id}', tags: ['memory'], summary: 'Forget an experience', request: { params: idParams }, responses: { 204: { description: 'deleted' }, 404: { description: 'not found' } } }),
-  sops: createRoute({ method: 'get', path: '/v1/memory/sops', tags: ['memory'], summary: 'Standard procedures per task type', responses: { 200: json(z.object({ sops: z.array(z.record(z.string(), z.any())) }), 'SOPs') } }),
+  sops: createRoute({ method: 'get', path: '/v1/memory/sops', tags: ['memory'], summary: 'Standard procedures per task type (author: template, or llm when an LLM is configured and its text passed the checks)', responses: { 200: json(z.object({ sops: z.array(z.record(z.string(), z.any())) }), 'SOPs') } }),
   transitions: createRoute({ method: 'get', path: '/v1/memory/transitions', tags: ['memory'], summary: 'Observed tool-to-tool transitions', responses: { 200: json(z.object({ transitions: z.array(z.record(z.string(), z.any())) }), 'transitions') } }),
   exportMemory: createRoute({ method: 'get', path: '/v1/memory/export', tags: ['memory'], summary: 'The whole memory as JSON', responses: { 200: json(z.any(), 'export') } }),
   importMemory: createRoute({
@@ -127,11 +128,12 @@ const routes = {
   }),
 };
 
-export function memoryRoutes(db: Db) {
+/** `options.sopWriter`: SOPs are LLM-written when an LLM is configured (templated otherwise). */
+export function memoryRoutes(db: Db, options: MemoryOptions = {}) {
   const router = createRouter();
 
   router.openapi(routes.record, async (c) => {
-    const result = await recordRun(db, c.req.valid('json') as RunInput);
+    const result = await recordRun(db, c.req.valid('json') as RunInput, options);
     return c.json(result, 201);
   });
   router.openapi(routes.listRuns, async (c) => c.json({ runs: await listRuns(db, c.req.valid('query')) }, 200));
@@ -146,12 +148,12 @@ export function memoryRoutes(db: Db) {
   });
   router.openapi(routes.workflows, async (c) => c.json({ workflows: await listWorkflows(db, c.req.valid('query').taskType) }, 200));
   router.openapi(routes.deleteWorkflow, async (c) => {
-    if (!(await deleteWorkflow(db, c.req.valid('param').id))) throw notFound(`no workflow ${c.req.valid('param').id}`);
+    if (!(await deleteWorkflow(db, c.req.valid('param').id, options))) throw notFound(`no workflow ${c.req.valid('param').id}`);
     return c.body(null, 204);
   });
   router.openapi(routes.experiences, async (c) => c.json({ experiences: await listExperiences(db, c.req.valid('query').taskType) }, 200));
   router.openapi(routes.deleteExperience, async (c) => {
-    if (!(await deleteExperience(db, c.req.valid('param').id))) throw notFound(`no experience ${c.req.valid('param').id}`);
+    if (!(await deleteExperience(db, c.req.valid('param').id, options))) throw notFound(`no experience ${c.req.valid('param').id}`);
     return c.body(null, 204);
   });
   router.openapi(routes.sops, async (c) => c.json({ sops: await listSops(db) }, 200));
@@ -169,7 +171,7 @@ export function memoryRoutes(db: Db) {
       }
       return undefined;
     };
-    return c.json(await importMemory(db, body, check), 200);
+    return c.json(await importMemory(db, body, check, options), 200);
   });
   router.openapi(routes.reset, async (c) => {
     let runs = false;

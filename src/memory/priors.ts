@@ -63,7 +63,7 @@ export interface MemoryPriors {
   /** Explanation text per tool id. */
   notes: Map<string, string[]>;
   /** A remembered chain to compose the workflow from (tool ids in order). */
-  chain?: { toolIds: string[]; workflowId: number; why: string };
+  chain?: { toolIds: string[]; workflowId: number; why: string; core: string };
   used: MemoryUsed;
 }
 
@@ -101,6 +101,15 @@ export function workflowMatchScore(w: WorkflowRow, query: string, taskTypes: rea
   return W.text * text + W.overlap * overlap + W.taskType * Math.min(1, task) - W.lengthPenalty * Math.max(0, w.tool_sequence.length - W.freeLength);
 }
 
+/**
+ * The step that does a workflow's task: the first step whose function is the workflow's task type (later
+ * ones of the same type, like a threshold after a change detector, and preprocessing steps support it),
+ * else the last step.
+ */
+function coreStep(w: Pick<WorkflowRow, 'task_type' | 'tool_sequence'>, functionOf: ReadonlyMap<string, string>): string {
+  return w.tool_sequence.find((id) => functionOf.get(id) === w.task_type) ?? w.tool_sequence[w.tool_sequence.length - 1]!;
+}
+
 /** The memory's view of a request whose candidates are ranked (best first). */
 export async function memoryPriors(db: Db, parsed: Pick<ParsedRequest, 'query' | 'taskTypes'>, ranked: readonly PriorTarget[]): Promise<MemoryPriors> {
   const empty: MemoryPriors = { adjustments: new Map(), notes: new Map(), used: { workflows: [], experiences: [], matches: [] } };
@@ -131,7 +140,7 @@ export async function memoryPriors(db: Db, parsed: Pick<ParsedRequest, 'query' |
     const signed = score * (2 * rel - 1) * support;
     // The core step: the first step of the workflow's task type (later ones of the same type, like a
     // threshold after a change detector, and preprocessing steps are supporting steps).
-    const core = w.tool_sequence.find((id) => functionOf.get(id) === w.task_type) ?? w.tool_sequence[w.tool_sequence.length - 1];
+    const core = coreStep(w, functionOf);
     for (const id of new Set(w.tool_sequence)) {
       const main = id === core;
       raw.set(id, (raw.get(id) ?? 0) + signed * (main ? 1 : MEMORY_WEIGHTS.supportShare));
@@ -144,7 +153,7 @@ export async function memoryPriors(db: Db, parsed: Pick<ParsedRequest, 'query' |
   const best = matches.find((m) => m.w.success_count > 0);
   let chain: MemoryPriors['chain'];
   if (best && best.score >= MEMORY_WEIGHTS.chainScore && reliability(best.w.success_count, best.w.failure_count) >= MEMORY_WEIGHTS.chainReliability) {
-    chain = { toolIds: best.w.tool_sequence, workflowId: best.w.id, why: `remembered workflow ${best.w.id} (${best.w.success_count} successful run(s))` };
+    chain = { toolIds: best.w.tool_sequence, workflowId: best.w.id, why: `remembered workflow ${best.w.id} (${best.w.success_count} successful run(s))`, core: coreStep(best.w, functionOf) };
   }
 
   // Experiences of the matched task types about tools in play.
@@ -184,7 +193,7 @@ export interface Rankable extends PriorTarget {
 }
 
 export interface AppliedMemory {
-  /** Remembered chain (tool ids) proposed for the workflow, when it contains the top tool. */
+  /** Remembered chain (tool ids) proposed for the workflow, when the top tool is its core step. */
   chain?: { toolIds: string[]; why: string };
   used?: MemoryUsed;
 }
@@ -203,6 +212,9 @@ export async function applyMemoryPriors<T extends Rankable>(db: Db, parsed: Pick
   }
   ranked.sort((a, b) => b.score - a.score || (a.tool.id < b.tool.id ? -1 : 1));
   const top = ranked[0]?.tool.id;
-  const chain = priors.chain && top && priors.chain.toolIds.includes(top) ? { toolIds: priors.chain.toolIds, why: priors.chain.why } : undefined;
+  // Only when the request's best tool is what the remembered workflow is for: a request for one of its
+  // supporting or follow-up steps ("speckle-filter this scene", "threshold this change image") asks for
+  // that step, not for the whole workflow (the memory section of npm run eval measured the difference).
+  const chain = priors.chain && top === priors.chain.core ? { toolIds: priors.chain.toolIds, why: priors.chain.why } : undefined;
   return { ...(chain ? { chain } : {}), used: priors.used };
 }

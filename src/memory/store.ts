@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { catalogSnapshot } from '../tools/catalog-cache.ts';
 import { parseToolRequest } from '../tools/request.ts';
-import { distillRun, rebuildSop } from './distill.ts';
+import { distillRun, rebuildSop, type MemoryOptions } from './distill.ts';
 import { fingerprintOf, gateRun, requestContextOf } from './gate.ts';
 import { reliability, type RunInput } from './types.ts';
 
@@ -21,7 +21,7 @@ export function taskTypeOf(run: RunInput): string {
 }
 
 /** Stores the run as sent, with the gate's verdict; accepted runs are distilled into the memory. */
-export async function recordRun(db: Db, run: RunInput): Promise<RecordedRun> {
+export async function recordRun(db: Db, run: RunInput, options: MemoryOptions = {}): Promise<RecordedRun> {
   const taskType = taskTypeOf(run);
   const client = run.client ?? 'anonymous';
   const fingerprint = fingerprintOf(run, taskType);
@@ -43,7 +43,7 @@ export async function recordRun(db: Db, run: RunInput): Promise<RecordedRun> {
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  if (verdict.accepted) await distillRun(db, row.id, run, taskType);
+  if (verdict.accepted) await distillRun(db, row.id, run, taskType, options);
   return { id: row.id, status: verdict.accepted ? 'accepted' : 'rejected', taskType, ...(verdict.accepted ? {} : { reasons: verdict.reasons }) };
 }
 
@@ -117,7 +117,7 @@ export async function listExperiences(db: Db, taskType?: string) {
 
 export async function listSops(db: Db) {
   const rows = await db.selectFrom('memory_sops').selectAll().orderBy('task_type').execute();
-  return rows.map((s) => ({ taskType: s.task_type, procedure: s.procedure, rebuiltAt: new Date(s.rebuilt_at).toISOString() }));
+  return rows.map((s) => ({ taskType: s.task_type, procedure: s.procedure, author: s.author, model: s.model, fallbackReason: s.fallback_reason, rebuiltAt: new Date(s.rebuilt_at).toISOString() }));
 }
 
 export async function listTransitions(db: Db) {
@@ -125,15 +125,15 @@ export async function listTransitions(db: Db) {
   return rows.map((t) => ({ from: t.from_tool, to: t.to_tool, count: t.count }));
 }
 
-export async function deleteWorkflow(db: Db, id: number): Promise<boolean> {
+export async function deleteWorkflow(db: Db, id: number, options: MemoryOptions = {}): Promise<boolean> {
   const row = await db.deleteFrom('memory_workflows').where('id', '=', id).returning('task_type').executeTakeFirst();
-  if (row) await rebuildSop(db, row.task_type);
+  if (row) await rebuildSop(db, row.task_type, options);
   return !!row;
 }
 
-export async function deleteExperience(db: Db, id: number): Promise<boolean> {
+export async function deleteExperience(db: Db, id: number, options: MemoryOptions = {}): Promise<boolean> {
   const row = await db.deleteFrom('memory_experiences').where('id', '=', id).returning('task_type').executeTakeFirst();
-  if (row) await rebuildSop(db, row.task_type);
+  if (row) await rebuildSop(db, row.task_type, options);
   return !!row;
 }
 
@@ -149,10 +149,12 @@ export async function exportMemory(db: Db): Promise<MemoryExport> {
   return { version: 1, workflows: await listWorkflows(db), experiences: await listExperiences(db), transitions: await listTransitions(db), sops: await listSops(db) };
 }
 
-/** Clears the distilled memory (and, with `runs`, the run log). */
-export async function resetMemory(db: Db, options: { runs?: boolean } = {}): Promise<void> {
+/** Clears the distilled memory (and, with `runs`, the run log; with `keepSops`, the SOPs stay until rebuilt). */
+export async function resetMemory(db: Db, options: { runs?: boolean; keepSops?: boolean } = {}): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    for (const t of ['memory_sops', 'memory_experiences', 'memory_transitions', 'memory_workflows'] as const) await trx.deleteFrom(t).execute();
+    for (const t of ['memory_sops', 'memory_experiences', 'memory_transitions', 'memory_workflows'] as const) {
+      if (t !== 'memory_sops' || !options.keepSops) await trx.deleteFrom(t).execute();
+    }
     if (options.runs) await trx.deleteFrom('runs').execute();
   });
 }
@@ -167,11 +169,12 @@ export interface ImportableMemory {
  * Imports exported memory, replacing what is there. Items are checked like runs: tools must exist and
  * text must be free of instruction-like content; items failing are skipped and reported.
  */
-export async function importMemory(db: Db, data: ImportableMemory, check: (texts: string[], tools: string[]) => string | undefined): Promise<{ workflows: number; experiences: number; transitions: number; skipped: string[] }> {
+export async function importMemory(db: Db, data: ImportableMemory, check: (texts: string[], tools: string[]) => string | undefined, options: MemoryOptions = {}): Promise<{ workflows: number; experiences: number; transitions: number; skipped: string[] }> {
   const skipped: string[] = [];
   const counts = { workflows: 0, experiences: 0, transitions: 0 };
   const taskTypes = new Set<string>();
-  await resetMemory(db);
+  // SOPs stay until rebuilt: one rebuilt from identical evidence keeps its LLM-written text without a new call.
+  await resetMemory(db, { keepSops: true });
   await db.transaction().execute(async (trx) => {
     for (const [i, w] of data.workflows.entries()) {
       const why = check([w.description, ...w.requests, ...(w.caveats ?? []), JSON.stringify(w.parameterHints ?? {})], w.toolSequence);
@@ -212,6 +215,9 @@ export async function importMemory(db: Db, data: ImportableMemory, check: (texts
       counts.transitions++;
     }
   });
-  for (const t of taskTypes) await rebuildSop(db, t);
+  for (const t of taskTypes) await rebuildSop(db, t, options);
+  let stale = db.deleteFrom('memory_sops');
+  if (taskTypes.size > 0) stale = stale.where('task_type', 'not in', [...taskTypes]);
+  await stale.execute();
   return { ...counts, skipped };
 }

@@ -1,14 +1,9 @@
-import { ChatOpenAI } from '@langchain/openai';
 import { z } from 'zod';
+import { createJsonChat, parseJsonReply, type LlmOptions } from '../llm/chat.ts';
 import { planOffline } from './offline-planner.ts';
 import { SpatialPlanSchema, type LonLat, type SpatialPlan } from './plan.ts';
 
-export interface LlmPlannerOptions {
-  baseURL: string;
-  model: string;
-  apiKey?: string;
-  timeoutMs: number;
-}
+export type LlmPlannerOptions = LlmOptions;
 
 export interface LlmPlanner {
   readonly model: string;
@@ -36,38 +31,19 @@ parser is given; correct it where it is wrong, keep it where it is right.`;
  * the server from the allow-list, so a hostile reply can at worst produce a wrong plan, never a query.
  */
 export function createLlmPlanner(options: LlmPlannerOptions): LlmPlanner {
-  const chat = new ChatOpenAI({
-    model: options.model,
-    apiKey: options.apiKey ?? 'not-needed',
-    configuration: { baseURL: options.baseURL },
-    timeout: options.timeoutMs,
-    maxRetries: 1,
-    temperature: 0,
-  });
+  const chat = createJsonChat({ ...options, maxRetries: 1 });
   return {
     model: options.model,
     async plan(question, near) {
       const draft = planOffline(question, { near });
-      let content: unknown;
+      let text: string;
       try {
-        const reply = await chat.invoke(
-          [
-            { role: 'system', content: SYSTEM_PROMPT },
-            { role: 'user', content: JSON.stringify({ question, near: near ?? null, draft }) },
-          ],
-          { response_format: { type: 'json_object' } } as never,
-        );
-        content = reply.content;
+        text = await chat(SYSTEM_PROMPT, JSON.stringify({ question, near: near ?? null, draft }));
       } catch (error) {
         throw new LlmPlanError(`the language model call failed: ${(error as Error).message}`);
       }
-      const text = typeof content === 'string' ? content : JSON.stringify(content);
-      let json: unknown;
-      try {
-        json = JSON.parse(text.replace(/^```(?:json)?\s*|\s*```$/g, ''));
-      } catch {
-        throw new LlmPlanError('the language model did not reply with JSON');
-      }
+      const json = parseJsonReply(text);
+      if (json === undefined) throw new LlmPlanError('the language model did not reply with JSON');
       const parsed = SpatialPlanSchema.safeParse(json);
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;

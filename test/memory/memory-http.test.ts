@@ -94,8 +94,19 @@ describe(`workflow memory over HTTP (${testMode} mode)`, () => {
     expect(cva).toMatchObject({ successes: 3, failures: 0 });
     expect(cva.provenance).toHaveLength(3);
     expect(used.memory?.workflows).toContain(cva.id);
-    const sops = await get<{ sops: { taskType: string; procedure: string }[] }>('/v1/memory/sops');
-    expect(sops.sops.find((s) => s.taskType === 'change_detection')?.procedure).toContain('1. image_registration');
+    const sops = await get<{ sops: { taskType: string; procedure: string; author: string; model: string | null }[] }>('/v1/memory/sops');
+    const sop = sops.sops.find((s) => s.taskType === 'change_detection');
+    expect(sop?.procedure).toContain('1. image_registration');
+    // No LLM configured: the templated procedure, and said so.
+    expect(sop).toMatchObject({ author: 'template', model: null });
+  });
+
+  it('proposes a remembered workflow only for its core step, not for a request about one of its other steps', async () => {
+    // The change-detection workflow is remembered; this request asks for its last step only.
+    const r = await search('apply an Otsu threshold to my change magnitude image to separate changed pixels');
+    expect(r.tools[0]?.id).toBe('change_thresholding');
+    expect(r.memory?.workflows.length).toBeGreaterThan(0); // the memory is consulted…
+    expect(r.workflow?.steps.map((s) => s.toolId) ?? []).not.toEqual(CHANGE); // …but its chain is not imposed
   });
 
   it('turns a failure followed by a successful retry into an experience shown in explanations', async () => {

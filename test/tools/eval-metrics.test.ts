@@ -3,12 +3,14 @@ import {
   chainOrder,
   chainRecallAt10,
   evaluateTools,
+  exactSequence,
   executability,
   formatToolEval,
   hitAt1,
   mrrAt5,
   ndcgAt5,
   requestOf,
+  sequenceMatch,
   type EvalLine,
   type SearchAnswer,
 } from '../../eval/tools.ts';
@@ -57,6 +59,19 @@ describe('tool-retrieval metrics (eval/tools.ts) on hand-computed cases', () => 
     expect(executability({ tools: [{ id: 'ndvi', missingPrerequisites: ['ard_surface_reflectance'] }] }, equivalent)).toBe(1);
   });
 
+  it('exact sequence and sequence match: same length, step by step, functional equivalents allowed', () => {
+    const answer = (steps: string[], top = steps[steps.length - 1]!): SearchAnswer => ({ tools: [{ id: top }], workflow: { steps: steps.map((toolId) => ({ toolId })) } });
+    expect(exactSequence(answer(['cloud_detection', 'index:NDVI']), ['cloud_masking', 'ndvi'])).toBe(1);
+    expect(exactSequence(answer(['cloud_masking', 'ndvi', 'save_result']), ['cloud_masking', 'ndvi'])).toBe(0);
+    expect(exactSequence(answer(['ndvi', 'cloud_masking']), ['cloud_masking', 'ndvi'])).toBe(0);
+    // No workflow: the top tool alone is the proposed sequence.
+    expect(exactSequence({ tools: [{ id: 'ndvi' }, { id: 'x' }] }, ['ndvi'])).toBe(1);
+    const line: EvalLine = { id: 'l', query: 'q', gold: ['cva_change_detector', 'pca_change_detector'], executable_requires: ['image_registration'] };
+    expect(sequenceMatch(answer(['image_registration', 'pca_change_detector']), line)).toBe(1);
+    expect(sequenceMatch({ tools: [{ id: 'cva_change_detector' }] }, line)).toBe(0);
+    expect(sequenceMatch({ tools: [{ id: 'pca_change_detector' }] }, { ...line, executable_requires: undefined })).toBe(1);
+  });
+
   it('sends k and the camelCase context as the scorer does', () => {
     expect(requestOf({ id: 'x', query: 'q', gold: [], gold_chain: ['a', 'b'], context: { data_source: 'Sentinel-2', processing_level: 'L1C', available: ['x'] } })).toEqual({
       query: 'q',
@@ -86,6 +101,10 @@ describe('tool-retrieval metrics (eval/tools.ts) on hand-computed cases', () => 
     expect(r.chainOrder).toBe(0);
     expect(r.exec).toBe(0);
     expect(r.counts).toEqual({ chain: 1, chainOrder: 1, exec: 1 });
+    // Exact sequence (chain lines): c, b is not the chain b, c. Sequence (all): 'one' proposes [a] = [a];
+    // 'two' fails as above; 'three' proposes [d] but calls for [e, d].
+    expect(r.exactSequence).toBe(0);
+    expect(r.sequenceMatch).toBeCloseTo(1 / 3, 10);
     expect(formatToolEval(r)).toBe(`tool-retrieval: hit@1=0.667 mrr@5=0.833 ndcg@5=${((1 + ndcg2 + 1) / 3).toFixed(3)} chain_recall@10=1.000 exec=0.000 n=3`);
   });
 
