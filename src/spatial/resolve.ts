@@ -235,13 +235,25 @@ function metresBetween(a: { lon: number; lat: number }, b: { lon: number; lat: n
   return Math.sqrt(x * x + y * y) * 6_371_000;
 }
 
-/** Groups same-name matches into places: features within SAME_PLACE_M of a group's first member join it. */
+/**
+ * Groups same-name matches into places by single linkage: a feature within SAME_PLACE_M of any member of a
+ * group joins it (and may merge groups), so a long place mapped in pieces (the High Line: a park of many
+ * segments over 2 km) is one place, while same-name places across town stay apart.
+ */
 function clusterByLocation(rows: GazetteerRow[]): GazetteerRow[][] {
   const clusters: GazetteerRow[][] = [];
   for (const row of rows) {
-    const home = clusters.find((c) => metresBetween(c[0]!, row) < SAME_PLACE_M);
-    if (home) home.push(row);
-    else clusters.push([row]);
+    const near = clusters.filter((c) => c.some((member) => metresBetween(member, row) < SAME_PLACE_M));
+    if (near.length === 0) {
+      clusters.push([row]);
+      continue;
+    }
+    const [home, ...others] = near;
+    home!.push(row);
+    for (const other of others) {
+      home!.push(...other);
+      clusters.splice(clusters.indexOf(other), 1);
+    }
   }
   return clusters;
 }

@@ -4,7 +4,7 @@ import type { Db } from '../../src/db/database.ts';
 import { ALLOWED_SQL_FUNCTIONS } from '../../src/spatial/retrieve.ts';
 
 /** SQL words that are followed by "(" but are syntax, not functions (as in test/unit/spatial/compile.test.ts). */
-const SYNTAX = ['AS', 'IN', 'ANY', 'NOT', 'AND', 'OR', 'ARRAY', 'WHERE', 'SELECT', 'FROM', 'BY', 'WHEN', 'THEN', 'UNION', 'MATERIALIZED', 'USING'];
+const SYNTAX = ['AS', 'IN', 'ANY', 'NOT', 'AND', 'OR', 'ARRAY', 'WHERE', 'SELECT', 'FROM', 'BY', 'WHEN', 'THEN', 'UNION', 'MATERIALIZED', 'USING', 'EXISTS'];
 const ALLOWED = new Set([...ALLOWED_SQL_FUNCTIONS, ...SYNTAX].map((f) => f.toLowerCase()));
 
 export function functionsIn(sqlText: string): string[] {

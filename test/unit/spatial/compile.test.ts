@@ -18,7 +18,7 @@ const db = new Kysely<Database>({
 });
 
 /** SQL words that are followed by "(" but are syntax, not functions. */
-const SYNTAX = ['AS', 'IN', 'ANY', 'NOT', 'AND', 'OR', 'ARRAY', 'WHERE', 'SELECT', 'FROM', 'BY', 'WHEN', 'THEN', 'UNION', 'MATERIALIZED', 'USING'];
+const SYNTAX = ['AS', 'IN', 'ANY', 'NOT', 'AND', 'OR', 'ARRAY', 'WHERE', 'SELECT', 'FROM', 'BY', 'WHEN', 'THEN', 'UNION', 'MATERIALIZED', 'USING', 'EXISTS'];
 const allowed = new Set([...ALLOWED_SQL_FUNCTIONS, ...SYNTAX].map((f) => f.toLowerCase()));
 
 function functionsIn(sqlText: string): string[] {
