@@ -9,11 +9,14 @@ function distanceText(m: number, lang: 'en' | 'zh'): string {
 
 /** Why a candidate is here, in words: its kind, where it is relative to the reference, what matched. */
 export function explainCandidate(c: RankedCandidate, plan: SpatialPlan, refs: ResolvedReference[]): string {
-  const ref = refs[0];
+  // distanceM is measured to the first constraint's geometry: name that one (a reference, or the route).
+  const first = plan.constraints[0];
+  const ref = first && 'ref' in first ? refs.find((r) => r.id === first.ref) : undefined;
+  const from = ref ? (ref.match?.name ?? ref.text) : first ? 'the route' : undefined;
   const parts = [c.category ? c.category.replace(/_/g, ' ') : 'place'];
-  if (ref) {
-    const inside = plan.constraints[0]?.fn === 'inside' && c.satisfied[0];
-    parts.push(inside ? `inside ${ref.match?.name ?? ref.text}` : `${distanceText(c.distanceM, 'en')} from ${ref.match?.name ?? ref.text}`);
+  if (from) {
+    const inside = first?.fn === 'inside' && c.satisfied[0];
+    parts.push(inside ? `inside ${from}` : `${distanceText(c.distanceM, 'en')} from ${from}`);
   }
   if (!c.satisfied.every(Boolean)) parts.push('just outside the requested area');
   if (c.tagMatch && plan.targets.text) parts.push(`matches "${plan.targets.text}"`);
