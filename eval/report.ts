@@ -73,10 +73,10 @@ function spatialMarkdown(s: SpatialSection): string[] {
 }
 
 function toolsMarkdown(s: ToolsSection): string[] {
-  const md = ['## EO tool retrieval (`tool-retrieval.dev.jsonl`)', '', produced(s), '', '| method | hit@1 | MRR@5 | NDCG@5 | chain recall@10 | chain order | exact sequence | sequence (all) | exec |', '|---|---|---|---|---|---|---|---|---|'];
+  const md = ['## EO tool retrieval (`tool-retrieval.dev.jsonl`)', '', produced(s), '', '| method | hit@1 | MRR@5 | NDCG@5 | recall@5 | completeness@5 | chain recall@10 | chain order | exact sequence | sequence (all) | exec |', '|---|---|---|---|---|---|---|---|---|---|---|'];
   for (const [name, key] of TOOL_METHODS) {
     const r = s[key];
-    md.push(`| ${name} | ${f3(r.hit1)} | ${f3(r.mrr5)} | ${f3(r.ndcg5)} | ${f3(r.chainRecall10)} | ${r.counts.chainOrder ? f3(r.chainOrder) : '–'} | ${key === 'system' ? f3(r.exactSequence) : '–'} | ${key === 'system' ? f3(r.sequenceMatch) : '–'} | ${r.counts.exec ? f3(r.exec) : '–'} |`);
+    md.push(`| ${name} | ${f3(r.hit1)} | ${f3(r.mrr5)} | ${f3(r.ndcg5)} | ${f3(r.recall5 ?? 0)} | ${f3(r.complete5 ?? 0)} | ${f3(r.chainRecall10)} | ${r.counts.chainOrder ? f3(r.chainOrder) : '–'} | ${key === 'system' ? f3(r.exactSequence) : '–'} | ${key === 'system' ? f3(r.sequenceMatch) : '–'} | ${r.counts.exec ? f3(r.exec) : '–'} |`);
   }
   md.push('', `Exact sequence: over the ${s.system.counts.chain} requests with a gold chain, the proposed workflow (or the top tool alone) is the chain step for step, functional equivalents allowed. Sequence (all): over every request, against the gold chain or else the \`executable_requires\` prerequisites followed by any gold tool (this project's extension of the shared definitions). The baselines propose no workflow.`, '');
   return md;

@@ -88,6 +88,8 @@ export interface LineScore {
   hit1: number;
   mrr5: number;
   ndcg5: number;
+  recall5: number;
+  complete5: number;
   chainRecall10?: number;
   chainOrder?: number;
   /** Lines with a gold chain: 1 if the proposed sequence is the chain, step for step. */
@@ -112,6 +114,18 @@ export function ndcgAt5(ids: readonly string[], gold: readonly string[]): number
   const dcg = ids.slice(0, 5).reduce((sum, id, i) => sum + (gold.includes(id) ? 1 / Math.log2(i + 2) : 0), 0);
   const ideal = Array.from({ length: Math.min(gold.length, 5) }, (_, i) => 1 / Math.log2(i + 2)).reduce((a, b) => a + b, 0);
   return ideal > 0 ? dcg / ideal : 0;
+}
+
+/** Share of the gold tools among the top 5. */
+export function recallAt5(ids: readonly string[], gold: readonly string[]): number {
+  if (gold.length === 0) return 0;
+  const top = ids.slice(0, 5);
+  return gold.filter((g) => top.includes(g)).length / gold.length;
+}
+
+/** 1 when every gold tool is among the top 5. */
+export function completenessAt5(ids: readonly string[], gold: readonly string[]): number {
+  return gold.length > 0 && recallAt5(ids, gold) === 1 ? 1 : 0;
 }
 
 export function chainRecallAt10(ids: readonly string[], chain: readonly string[]): number {
@@ -184,6 +198,8 @@ export function scoreLine(answer: SearchAnswer, line: EvalLine): LineScore {
     hit1: hitAt1(ids, line.gold),
     mrr5: mrrAt5(ids, line.gold),
     ndcg5: ndcgAt5(ids, line.gold),
+    recall5: recallAt5(ids, line.gold),
+    complete5: completenessAt5(ids, line.gold),
     sequenceMatch: sequenceMatch(answer, line),
   };
   if (line.gold_chain) {
@@ -201,6 +217,8 @@ export interface ToolEvalResult {
   hit1: number;
   mrr5: number;
   ndcg5: number;
+  recall5: number;
+  complete5: number;
   chainRecall10: number;
   chainOrder: number;
   exactSequence: number;
@@ -228,7 +246,7 @@ export async function evaluateTools(search: SearchFunction, lines: readonly Eval
     try {
       score = scoreLine(await search(requestOf(line)), line);
     } catch (error) {
-      score = { id: line.id, top: [], hit1: 0, mrr5: 0, ndcg5: 0, sequenceMatch: 0, error: (error as Error).message };
+      score = { id: line.id, top: [], hit1: 0, mrr5: 0, ndcg5: 0, recall5: 0, complete5: 0, sequenceMatch: 0, error: (error as Error).message };
       if (line.gold_chain) Object.assign(score, { chainRecall10: 0, exactSequence: 0 });
       if (line.executable_requires) score.exec = 0;
     }
@@ -244,6 +262,8 @@ export async function evaluateTools(search: SearchFunction, lines: readonly Eval
     hit1: mean(scores.map((s) => s.hit1)),
     mrr5: mean(scores.map((s) => s.mrr5)),
     ndcg5: mean(scores.map((s) => s.ndcg5)),
+    recall5: mean(scores.map((s) => s.recall5)),
+    complete5: mean(scores.map((s) => s.complete5)),
     chainRecall10: mean(chains.map((s) => s.chainRecall10!)),
     chainOrder: mean(orders.map((s) => s.chainOrder!)),
     exactSequence: mean(chains.map((s) => s.exactSequence ?? 0)),

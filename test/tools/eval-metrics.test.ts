@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   chainOrder,
   chainRecallAt10,
+  completenessAt5,
   evaluateTools,
   exactSequence,
   executability,
@@ -9,6 +10,7 @@ import {
   hitAt1,
   mrrAt5,
   ndcgAt5,
+  recallAt5,
   requestOf,
   sequenceMatch,
   type EvalLine,
@@ -30,6 +32,15 @@ describe('tool-retrieval metrics (eval/tools.ts) on hand-computed cases', () => 
     expect(ndcgAt5(ids, gold)).toBeCloseTo(dcg / ideal, 10);
     expect(ndcgAt5(['x', 'y'], ['y'])).toBeCloseTo(1 / log2(3), 10);
     expect(mrrAt5(['a', 'b', 'c', 'd', 'e', 'gold'], ['gold'])).toBe(0);
+  });
+
+  it('recall@5 and completeness@5 count the gold ids in the top 5', () => {
+    const ids = ['a', 'ndvi_calculator', 'b', 'index:NDVI', 'c', 'ndvi'];
+    const gold = ['ndvi', 'index:NDVI', 'ndvi_calculator'];
+    expect(recallAt5(ids, gold)).toBeCloseTo(2 / 3, 10);
+    expect(completenessAt5(ids, gold)).toBe(0);
+    expect(completenessAt5(['ndvi', 'x', 'index:NDVI', 'ndvi_calculator'], gold)).toBe(1);
+    expect(recallAt5(ids, [])).toBe(0);
   });
 
   it('chain recall and order accept functional equivalents', () => {
