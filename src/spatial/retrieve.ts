@@ -164,7 +164,7 @@ function compileConstraint(c: Constraint, geometry: GeoJsonGeometry): Constraint
 }
 
 /**
- * The plan's tag targets as `key=value` tokens of place_tag_tokens (migration 0005), `key=*` for any value
+ * The plan's tag targets as `key=value` tokens of place_tag_tokens (migration 0007), `key=*` for any value
  * but no/none; multi-valued tags (`cuisine=donut;coffee_shop`) match by part.
  */
 /** Above this many tag tokens a plan's tag match is not answered from the tag index (see tagMatchSql). */
@@ -174,7 +174,7 @@ export function tagTokens(plan: SpatialPlan): string[] {
   return plan.targets.tags.flatMap(([key, values]) => (values.includes('*') ? [`${key}=*`] : values.map((v) => `${key}=${v}`)));
 }
 
-/** Whether a place matches the plan's targets, in a form the indexes of migration 0005 can answer. */
+/** Whether a place matches the plan's targets, in a form the indexes of migration 0007 can answer. */
 function tagMatchSql(plan: SpatialPlan): RawBuilder<boolean> {
   const clauses: RawBuilder<boolean>[] = [];
   const tokens = tagTokens(plan);
@@ -216,7 +216,7 @@ export function buildRetrievalQuery(input: RetrieveInput) {
   const tagMatch = tagMatchSql(plan);
   const hasNearest = plan.constraints.some((c) => c.fn === 'nearest');
   const first = geometryParam(geometries[0]!);
-  // The same clauses as the partial indexes of migration 0005, so that the planner can use them.
+  // The same clauses as the partial indexes of migration 0007, so that the planner can use them.
   const candidate = sql<boolean>`p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
         AND NOT (p.id = ANY(${referencePlaceIds}::bigint[])) AND NOT (p.name = ANY(${referenceNames}::text[]))`;
   const d = (i: number) => sql<number>`m.distances[${sql.raw(String(i + 1))}]`;
