@@ -7,14 +7,16 @@
  *     input so far, see context.ts), and named places their vector;
  *   - the batch goes to the database in PostgreSQL's binary formats, so nothing is parsed from text there
  *     (measured: parsing vectors as text dominated the old load in WASM). Embedded: binary COPY into a
- *     temporary table through PGlite's /dev/blob; server: one binary array parameter per column, unnested.
- *     One set-based statement upserts the batch, repairing invalid geometries with ST_MakeValid (reported);
+ *     temporary table through PGlite's /dev/blob, the statements of one write sent as one Script that the
+ *     database thread runs without waiting for this one; server: one binary array parameter per column,
+ *     unnested. One set-based statement upserts the batch, repairing invalid geometries with ST_MakeValid (reported);
  *   - except the places that may get a street ("the street it is on": points and small areas without an
  *     address, see context.ts). A file's streets usually come after its shops (OSM: nodes before ways), so
  *     these wait in a temporary table, with their description written around a slot for the street.
  *     After the input, they come back in batches through a cursor (only their geometry, and the texts of
  *     named ones), get the nearest street, their vector, and are upserted while the next batch is read.
- * In bulk mode the HNSW index is dropped and built once at the end. Memory stays bounded by the batch
+ * In bulk mode the HNSW index is dropped and built once at the end (embedded, into a small table, the other
+ * secondary indexes too). Memory stays bounded by the batch
  * size: waiting rows are in the database, not in Node.
  */
 import { CompiledQuery, sql, type RawBuilder, type Transaction } from 'kysely';
