@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
@@ -83,6 +84,11 @@ async function measureOnce(): Promise<RunResult> {
         { deferVectorIndex, timings: phasesMs },
       );
       const cpu = process.cpuUsage(cpuBefore);
+      // Every feature of the Midtown file has its own source id: a fast number must never hide lost rows.
+      const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM places WHERE source = 'osm'`.execute(database.db);
+      if (report.written !== report.read || rows[0]!.n !== report.read) {
+        throw new Error(`data loss: ${report.read} features read, ${report.written} reported written, ${rows[0]!.n} rows in places`);
+      }
       return {
         features: report.read,
         written: report.written,

@@ -59,7 +59,7 @@ export class PgliteWorker {
   }
 
   async call(
-    message: { kind: string; sql?: string; params?: readonly unknown[]; blob?: Uint8Array },
+    message: { kind: string; sql?: string; params?: readonly unknown[]; blob?: Uint8Array; steps?: ScriptStep[] },
     transfer: ArrayBuffer[] = [],
   ): Promise<WorkerReply> {
     if (this.exited) throw new Error('the embedded database is closed');
@@ -141,6 +141,27 @@ export class CopyData {
   constructor(readonly bytes: Uint8Array) {}
 }
 
+/**
+ * Several statements for the embedded database to run back to back, with one reply (the result of the last
+ * statement, or the first error): `db.executeQuery(CompiledQuery.raw('', [new Script([q1, q2])]))`, where a
+ * query may carry CopyData. Why: the database thread otherwise waits for the main thread between two
+ * statements, and a bulk load keeps the main thread busy reading and describing the next batch.
+ */
+export class Script {
+  constructor(readonly queries: readonly CompiledQuery[]) {}
+}
+
+interface ScriptStep {
+  sql: string;
+  params: readonly unknown[];
+  blob?: Uint8Array;
+}
+
+function stepOf(query: CompiledQuery): ScriptStep {
+  const [first] = query.parameters;
+  return first instanceof CopyData ? { sql: query.sql, params: [], blob: first.bytes } : { sql: query.sql, params: query.parameters };
+}
+
 class PgliteConnection implements DatabaseConnection {
   release?: () => void;
 
@@ -148,10 +169,14 @@ class PgliteConnection implements DatabaseConnection {
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const [first] = query.parameters;
-    const copy = first instanceof CopyData ? first.bytes : undefined;
-    const reply = copy
-      ? await this.pglite.call({ kind: 'query', sql: query.sql, params: [], blob: copy }, transferable(copy))
-      : await this.pglite.call({ kind: 'query', sql: query.sql, params: query.parameters });
+    let reply: WorkerReply;
+    if (first instanceof Script) {
+      const steps = first.queries.map(stepOf);
+      reply = await this.pglite.call({ kind: 'script', steps }, steps.flatMap((s) => (s.blob ? transferable(s.blob) : [])));
+    } else {
+      const step = stepOf(query);
+      reply = await this.pglite.call({ kind: 'query', ...step }, step.blob ? transferable(step.blob) : []);
+    }
     return {
       rows: (reply.rows ?? []) as R[],
       numAffectedRows: BigInt(reply.affectedRows ?? 0),

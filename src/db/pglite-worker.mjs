@@ -30,21 +30,26 @@ function serializeError(error) {
   };
 }
 
-parentPort.on('message', async (msg) => {
+async function run(step) {
+  // `blob`: the data a `COPY ... FROM '/dev/blob'` statement reads.
+  const options = step.blob ? { blob: new Blob([step.blob]) } : undefined;
+  const result = await db.query(step.sql, step.params ?? [], options);
+  return { rows: result.rows, affectedRows: result.affectedRows ?? 0 };
+}
+
+async function handle(msg) {
   try {
     if (msg.kind === 'open') {
       await open();
       parentPort.postMessage({ id: msg.id, ok: true });
     } else if (msg.kind === 'query') {
-      // `blob`: the data a `COPY ... FROM '/dev/blob'` statement reads.
-      const options = msg.blob ? { blob: new Blob([msg.blob]) } : undefined;
-      const result = await db.query(msg.sql, msg.params ?? [], options);
-      parentPort.postMessage({
-        id: msg.id,
-        ok: true,
-        rows: result.rows,
-        affectedRows: result.affectedRows ?? 0,
-      });
+      parentPort.postMessage({ id: msg.id, ok: true, ...(await run(msg)) });
+    } else if (msg.kind === 'script') {
+      // Statements run back to back, without a round trip to the main thread between them (which may be
+      // busy for a while): the reply is the result of the last one, or the first error.
+      let result = { rows: [], affectedRows: 0 };
+      for (const step of msg.steps) result = await run(step);
+      parentPort.postMessage({ id: msg.id, ok: true, ...result });
     } else if (msg.kind === 'exec') {
       await db.exec(msg.sql);
       parentPort.postMessage({ id: msg.id, ok: true });
@@ -58,4 +63,11 @@ parentPort.on('message', async (msg) => {
   } catch (error) {
     parentPort.postMessage({ id: msg.id, ok: false, error: serializeError(error) });
   }
+}
+
+// One message at a time, in the order sent: the statements of a script must never interleave with those
+// of another message (PGlite would otherwise queue each statement separately).
+let queue = Promise.resolve();
+parentPort.on('message', (msg) => {
+  queue = queue.then(() => handle(msg));
 });

@@ -155,13 +155,22 @@ describe(`loading places (${testMode} mode)`, () => {
       }));
     const hasIndex = async () =>
       (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_indexes WHERE indexname = 'places_embedding_idx'`.execute(database.db)).rows[0]!.n;
+    // Embedded, the bulk mode drops the other secondary indexes too: all come back exactly as migrated.
+    const indexes = async () =>
+      (await sql<{ indexdef: string }>`SELECT indexdef FROM pg_indexes WHERE tablename = 'places' ORDER BY indexname`.execute(database.db)).rows.map((r) => r.indexdef);
+    const migrated = await indexes();
+    expect(migrated.length).toBeGreaterThanOrEqual(7);
     // A first full batch into a small table: the bulk mode drops the HNSW index and builds it at the end.
     await loadPlaces(database.db, embedder, many(30), { batchSize: 10 });
     expect(await hasIndex()).toBe(1);
+    expect(await indexes()).toEqual(migrated);
     const before = await countRows(database.db, 'places');
     await expect(loadPlaces(database.db, embedder, many(30, 25), { batchSize: 10 })).rejects.toThrow(/bulk: 25: coordinate \[NaN, 0\] is not/);
     expect(await hasIndex()).toBe(1);
+    expect(await indexes()).toEqual(migrated);
     expect(await countRows(database.db, 'places')).toBe(before);
+    await loadPlaces(database.db, embedder, many(30), { deferVectorIndex: true });
+    expect(await indexes()).toEqual(migrated);
   });
 
   it.skipIf(!hasNycData)('loads the 386 NYC neighbourhood polygons with their summaries', async () => {
