@@ -190,6 +190,9 @@ export async function loadPlaces(
     // Fresh statistics for the planner: the embedded database has no autovacuum to gather them, and a
     // server's would come minutes later. Without them the question queries misjudge the tag and window
     // indexes (measured in PGlite: a tag filter evaluated row by row, 7.5 s instead of an index lookup).
+    // A 6,000-row sample (statistics target 20) is enough for those choices and measured 7x cheaper than the
+    // default's 30,000 in PGlite (0.3 s instead of 2.1 s on Midtown); a server's autovacuum refines it later.
+    await sql`SET LOCAL default_statistics_target = 20`.execute(trx);
     await sql`ANALYZE places`.execute(trx);
     lap('analyze');
   });
