@@ -1,6 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { benchAsk } from './ask.ts';
 import { benchIngest } from './ingest.ts';
+import { benchLoad } from './load.ts';
+import { benchScale } from './scale.ts';
 import { benchSoak } from './soak.ts';
 import { benchStartup } from './startup.ts';
 import { benchToolSearch } from '../src/tools/bench.ts';
@@ -11,8 +13,10 @@ const benches: Record<string, () => Promise<unknown>> = {
   ask: benchAsk,
   ingest: benchIngest,
   tools: () => benchToolSearch(),
-  // Not in the default run: it takes SOAK_SECONDS (10 minutes by default).
+  // Not in the default run: they take minutes (SOAK_SECONDS, LOAD_SECONDS per step, SCALE_SIZES).
   soak: benchSoak,
+  load: benchLoad,
+  scale: benchScale,
 };
 const DEFAULT_BENCHES = ['startup', 'ask', 'ingest', 'tools'];
 
