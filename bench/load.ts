@@ -50,6 +50,7 @@ interface Step {
   errors: number;
   timeouts: number;
   non2xx: number;
+  statusCodes: Record<string, number>;
   rssMB: { before: number; max: number; after: number };
   loadAverage: { start: number; end: number };
 }
@@ -101,9 +102,27 @@ async function step(pid: number, path: string, bodies: string[], concurrency: nu
     errors: result.errors,
     timeouts: result.timeouts,
     non2xx: result.non2xx,
+    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, v]) => [code, v.count ?? 0])),
     rssMB: { before: rss[0]!, max: Math.max(...rss), after: rss[rss.length - 1]! },
     loadAverage: { start: round(loadStart), end: round(loadavg()[0]!) },
   };
+}
+
+/**
+ * Waits until the service answers a request of the route with a 2xx. When a step ends, autocannon drops the
+ * requests in flight, but the service finishes their work (and holds their slots in the cap on concurrent
+ * expensive requests): measured in embedded mode, the next step then got hundreds of 503 "busy" answers that
+ * belonged to the previous one.
+ */
+async function settle(path: string, body: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const res = await fetch(`http://127.0.0.1:${PORT}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    await res.arrayBuffer();
+    if (res.ok) return;
+    if (Date.now() > deadline) throw new Error(`load: POST ${path} still answers ${res.status} 120 s after the previous step`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
 }
 
 export async function benchLoad() {
@@ -124,8 +143,9 @@ export async function benchLoad() {
     }
     for (const [path, bodies] of routes) {
       for (const concurrency of levels) {
+        await settle(path, bodies[0]!);
         const s = await step(child.pid!, path, bodies, concurrency, seconds);
-        console.log(`  ${s.route} c=${concurrency}: ${s.requestsPerSecond} req/s, p50/p95/p99 ${s.latencyMs.p50}/${s.latencyMs.p95}/${s.latencyMs.p99} ms, errors ${s.errors}, timeouts ${s.timeouts}, non-2xx ${s.non2xx}, RSS max ${s.rssMB.max} MB, load ${s.loadAverage.start}→${s.loadAverage.end}`);
+        console.log(`  ${s.route} c=${concurrency}: ${s.requestsPerSecond} req/s, p50/p95/p99 ${s.latencyMs.p50}/${s.latencyMs.p95}/${s.latencyMs.p99} ms, errors ${s.errors}, timeouts ${s.timeouts}, non-2xx ${s.non2xx} ${JSON.stringify(s.statusCodes)}, RSS max ${s.rssMB.max} MB, load ${s.loadAverage.start}→${s.loadAverage.end}`);
         steps.push(s);
       }
     }
