@@ -33,8 +33,10 @@ const results: Record<string, unknown> = existsSync(file) ? JSON.parse(readFileS
 for (const name of names) {
   console.log(`bench ${name}…`);
   const result = await benches[name]!();
-  // Results are kept per database mode where a benchmark reports one.
-  const key = (result as { mode?: string }).mode ? `${name}:${(result as { mode: string }).mode}` : name;
+  // Results are kept per database mode where a benchmark reports one, and per variant where it names one
+  // (the scale series: one entry per mode and size, so a 1M run does not overwrite the 100k figures).
+  const { mode, variant } = result as { mode?: string; variant?: string };
+  const key = [name, mode, variant].filter(Boolean).join(':');
   results[key] = { ...(result as object), measuredAt: new Date().toISOString(), node: process.version };
   console.log(JSON.stringify(result, null, 2));
 }

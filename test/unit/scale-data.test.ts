@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BLOCK_DEG, copyFeature, JITTER_DEG, scaleFeatures, tileCell, tileStep } from '../../bench/scale-data.ts';
-import { parseSize, planUse } from '../../bench/scale.ts';
+import { parseSize, planUse, sizeLabel } from '../../bench/scale.ts';
 import type { PlaceFeature } from '../../src/ingest/feature.ts';
 
 const cafe: PlaceFeature = {
@@ -82,6 +82,7 @@ describe('scale benchmark helpers', () => {
     expect(parseSize('1M')).toBe(1_000_000);
     expect(parseSize('250000')).toBe(250_000);
     expect(() => parseSize('lots')).toThrow(/not a size/);
+    expect([10_000, 1_000_000, 250_500].map(sizeLabel)).toEqual(['10k', '1m', '250500']);
   });
 
   it('finds the nodes and indexes a plan uses on places, and its sequential scans', () => {
