@@ -18,7 +18,8 @@
  *      reads pg_stat_user_tables around step 2, which covers the reference lookups too;
  *   4. the raw-SQL reference: each dev question written by hand as one spatial + tag + vector query over the
  *      gold reference geometry of the dev file (no planning, no resolution, no ranking), timed the same way,
- *      so the pipeline's overhead is a ratio (pipeline p50 / raw p50).
+ *      so the pipeline's overhead is a ratio (pipeline p50 / raw p50, over the questions ask() answered: a
+ *      clarification stops before the candidate query and is reported apart).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
