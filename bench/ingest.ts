@@ -1,20 +1,19 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createConfiguredEmbedder } from '../src/embedding/configured.ts';
 import { readPlaces, SOURCE_PRESETS } from '../src/ingest/formats.ts';
 import { loadPlaces } from '../src/ingest/load.ts';
+import { runBenchChild } from './child.ts';
+import { scratchServerDatabase } from './scratch.ts';
 
 const MIDTOWN = resolve('../shared/data/nyc/manhattan-midtown.osm.pbf');
 const NEIGHBORHOODS = resolve('../shared/data/nyc/nyc-neighborhood-boundaries.geojson');
-const TEMPLATE = process.env.SRAG_TEST_TEMPLATE_DB ?? 'spatial_rag_template';
 
 /** One measured import, as the child process reports it. */
 interface RunResult {
@@ -45,22 +44,9 @@ async function measureOnce(): Promise<RunResult> {
   let dataDir: string | undefined;
   let databaseUrl: string | undefined;
   if (config.DATABASE_URL) {
-    const name = `srag_bench_ingest_${process.pid}`;
-    const admin = async (statement: string) => {
-      const client = new pg.Client({ connectionString: config.DATABASE_URL });
-      await client.connect();
-      try {
-        await client.query(statement);
-      } finally {
-        await client.end();
-      }
-    };
-    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE}`);
-    dropServer = () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    const url = new URL(config.DATABASE_URL);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
+    const scratch = await scratchServerDatabase(config.DATABASE_URL, `srag_bench_ingest_${process.pid}`);
+    dropServer = scratch.drop;
+    databaseUrl = scratch.url;
   } else {
     dataDir = mkdtempSync(join(tmpdir(), 'srag-bench-ingest-'));
   }
@@ -111,20 +97,7 @@ async function measureOnce(): Promise<RunResult> {
 }
 
 function runChild(): Promise<RunResult> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child'], {
-      env: { ...process.env, LOG_LEVEL: 'silent' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const line = out.trim().split('\n').pop() ?? '';
-      if (code !== 0) reject(new Error(`the ingest benchmark child exited with ${code}: ${out}`));
-      else resolvePromise(JSON.parse(line) as RunResult);
-    });
-  });
+  return runBenchChild<RunResult>(fileURLToPath(import.meta.url), [], { label: 'ingest benchmark' });
 }
 
 function spread(values: number[]) {

@@ -1,6 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { benchAsk } from './ask.ts';
 import { benchIngest } from './ingest.ts';
+import { benchLoad } from './load.ts';
+import { benchScale } from './scale.ts';
 import { benchSoak } from './soak.ts';
 import { benchStartup } from './startup.ts';
 import { benchToolSearch } from '../src/tools/bench.ts';
@@ -11,8 +13,10 @@ const benches: Record<string, () => Promise<unknown>> = {
   ask: benchAsk,
   ingest: benchIngest,
   tools: () => benchToolSearch(),
-  // Not in the default run: it takes SOAK_SECONDS (10 minutes by default).
+  // Not in the default run: they take minutes (SOAK_SECONDS, LOAD_SECONDS per step, SCALE_SIZES).
   soak: benchSoak,
+  load: benchLoad,
+  scale: benchScale,
 };
 const DEFAULT_BENCHES = ['startup', 'ask', 'ingest', 'tools'];
 
@@ -29,8 +33,10 @@ const results: Record<string, unknown> = existsSync(file) ? JSON.parse(readFileS
 for (const name of names) {
   console.log(`bench ${name}…`);
   const result = await benches[name]!();
-  // Results are kept per database mode where a benchmark reports one.
-  const key = (result as { mode?: string }).mode ? `${name}:${(result as { mode: string }).mode}` : name;
+  // Results are kept per database mode where a benchmark reports one, and per variant where it names one
+  // (the scale series: one entry per mode and size, so a 1M run does not overwrite the 100k figures).
+  const { mode, variant } = result as { mode?: string; variant?: string };
+  const key = [name, mode, variant].filter(Boolean).join(':');
   results[key] = { ...(result as object), measuredAt: new Date().toISOString(), node: process.version };
   console.log(JSON.stringify(result, null, 2));
 }

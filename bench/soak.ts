@@ -17,7 +17,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import pg from 'pg';
 import { sql } from 'kysely';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
@@ -25,10 +24,10 @@ import { createOfflineEmbedderWithLexicons } from '../src/embedding/configured.t
 import { loadNycData } from '../src/ingest/nyc.ts';
 import { hasBuiltinTools, loadBuiltinTools } from '../src/tools/registry.ts';
 import { percentile } from './ask.ts';
+import { scratchServerDatabase } from './scratch.ts';
 
 const SHARED = resolve(process.env.SRAG_SHARED_DATA ?? '../shared/data');
 const EVAL = resolve(SHARED, '../eval');
-const TEMPLATE = process.env.SRAG_TEST_TEMPLATE_DB ?? 'spatial_rag_template';
 const PORT = 3911;
 
 function envInt(name: string, fallback: number): number {
@@ -87,7 +86,7 @@ function requestMix(): Request[] {
 }
 
 /** Resident set size of a process, in MB (Linux). */
-function rssMB(pid: number): number {
+export function rssMB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kB = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
   return Math.round((kB / 1024) * 10) / 10;
@@ -111,28 +110,15 @@ function perMinuteMeans(points: { t: number; mb: number }[]): number[] {
 }
 
 /** A fresh database of the configured mode with the NYC data and the built-in tools; returns the env for the service. */
-async function prepareDatabase(): Promise<{ env: Record<string, string>; mode: 'server' | 'embedded'; drop(): Promise<void> }> {
+export async function prepareDatabase(prefix = 'srag_bench_soak'): Promise<{ env: Record<string, string>; mode: 'server' | 'embedded'; drop(): Promise<void> }> {
   const serverUrl = process.env.DATABASE_URL?.trim();
   let env: Record<string, string>;
   let drop: () => Promise<void>;
   let fresh = true;
   if (serverUrl) {
-    const name = `srag_bench_soak_${process.pid}`;
-    const admin = async (statement: string) => {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      try {
-        await client.query(statement);
-      } finally {
-        await client.end();
-      }
-    };
-    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE}`);
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    env = { DATABASE_URL: url.toString() };
-    drop = () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    const scratch = await scratchServerDatabase(serverUrl, `${prefix}_${process.pid}`);
+    env = { DATABASE_URL: scratch.url };
+    drop = scratch.drop;
   } else {
     const dir = mkdtempSync(join(tmpdir(), 'srag-bench-soak-'));
     const template = process.env.SOAK_PGLITE_TEMPLATE;
@@ -161,13 +147,13 @@ async function prepareDatabase(): Promise<{ env: Record<string, string>; mode: '
   }
 }
 
-async function startChild(env: Record<string, string>): Promise<ChildProcess> {
+export async function startChild(env: Record<string, string>, port = PORT): Promise<ChildProcess> {
   // node directly (not npm): the pid sampled is the service's own.
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     env: {
       ...process.env,
       ...env,
-      PORT: String(PORT),
+      PORT: String(port),
       LOG_LEVEL: 'warn',
       SEED: 'none',
       // One client address sends everything: the per-client limit would turn the soak into a 429 test.
@@ -179,7 +165,7 @@ async function startChild(env: Record<string, string>): Promise<ChildProcess> {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
     try {
-      if ((await fetch(`http://127.0.0.1:${PORT}/readyz`)).status === 200) return child;
+      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200) return child;
     } catch {
       // not listening yet
     }
