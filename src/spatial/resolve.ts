@@ -281,7 +281,10 @@ async function resolveNamed(
   // Several different names match about equally and none exactly: ask rather than guess.
   if (best < 1 && distinctNames.size > 1) return { ok: false, clarification: clarify(ref.text, top) };
 
-  if (shape === 'line') return { ok: true, reference: await streetReference(db, ref, top[0]!.name) };
+  // A street only when the best match is one: with no line of that name ("along the Vessel"), the place
+  // found stands for the reference as any other does.
+  const street = top.find((r) => isLine(r) && r.category === 'street');
+  if (shape === 'line' && street) return { ok: true, reference: await streetReference(db, ref, street.name) };
 
   const clusters = clusterByLocation(top);
   let chosen = clusters[0]!;

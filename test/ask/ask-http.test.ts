@@ -103,6 +103,12 @@ describe.skipIf(!hasNycData)(`POST /v1/ask on the Midtown data (${testMode} mode
     for (const c of body.candidates.slice(0, 3)) expect(isPharmacy(await tagsOf(c.id))).toBe(true);
   });
 
+  it('"along" a name that is no street measures from the place of that name (no 500)', async () => {
+    const body = await askQuestion('Which cafés are along Bryant Park?');
+    expect(body.reference.features[0]?.properties.name ?? body.clarification).toBeTruthy();
+    for (const c of body.candidates) expect(c.distanceM).toBeLessThan(1000);
+  });
+
   it.each([
     'Which coffee shops are on the way from Bryant Park to Grand Central Terminal?',
     '从布莱恩特公园到中央车站路上的咖啡店',
