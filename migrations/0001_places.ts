@@ -4,13 +4,14 @@ import { sql, type Kysely } from 'kysely';
 export const INITIAL_EMBEDDING_DIMENSION = 384;
 
 /**
- * m = 8, ef_construction = 32 instead of pgvector's 16/64, for vectors that mostly rank a spatially
- * pre-filtered candidate set. Measured in PGlite on the 9,725 Midtown vectors (200 queries, recall@10 by
- * distance, default ef_search): 16/64 builds in 5.2 s CPU (recall 0.99), 12/40 in 3.8 s (0.95), 8/32 in
- * 2.0 s (0.95), 8/24 in 1.7 s (0.94).
+ * m = 8, ef_construction = 24 instead of pgvector's 16/64: the question path ranks vectors inside a spatial
+ * window exactly (EXPLAIN at 10k to 1M places never chose this index there), so it serves unfiltered vector
+ * searches, and its build is the largest single cost of a bulk load. Measured in PGlite on the 9,725 Midtown
+ * vectors (200 queries, recall@10 by distance, default ef_search): 16/64 builds in 5.2 s CPU (recall 0.99),
+ * 12/40 in 3.8 s (0.95), 8/32 in 2.0 s (0.944–0.965), 8/24 in 1.7 s (0.943–0.945); 8/20 and 6/24 fall to ~0.91.
  */
 export const PLACES_HNSW_INDEX =
-  'CREATE INDEX places_embedding_idx ON places USING hnsw (embedding vector_cosine_ops) WITH (m = 8, ef_construction = 32)';
+  'CREATE INDEX places_embedding_idx ON places USING hnsw (embedding vector_cosine_ops) WITH (m = 8, ef_construction = 24)';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`CREATE EXTENSION IF NOT EXISTS postgis`.execute(db);
