@@ -73,7 +73,7 @@ const SAME_PLACE_M = 800;
 export async function resolveReferences(db: Db, plan: SpatialPlan, near?: LonLat): Promise<ResolveResult> {
   const resolved: ResolvedReference[] = [];
   const usage = referenceUsage(plan);
-  const cache = await namedCache(db);
+  let cache: Awaited<ReturnType<typeof namedCache>> | undefined;
   for (const ref of plan.references) {
     if (ref.point || ref.kind === 'coordinates') {
       const point = ref.point ?? near;
@@ -90,6 +90,7 @@ export async function resolveReferences(db: Db, plan: SpatialPlan, near?: LonLat
     const shape = usage.get(ref.id) ?? 'point';
     // The anchor only decides between same-name places; rounded to ~100 m it still does, and repeats.
     const key = JSON.stringify([ref.text, ref.kind, shape, anchor && [anchor.lon.toFixed(3), anchor.lat.toFixed(3)]]);
+    cache ??= await namedCache(db);
     let result = cache.get(key);
     if (!result) {
       result = await resolveNamed(db, ref, shape, anchor);

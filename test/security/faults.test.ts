@@ -14,7 +14,7 @@ import { createOfflineEmbedderWithLexicons } from '../../src/embedding/configure
 import { RETRY_AFTER_MS } from '../../src/embedding/query-embedding.ts';
 import { loadBuiltinTools } from '../../src/tools/registry.ts';
 import { exitOnSignals, startService, type Service } from '../../src/service.ts';
-import { hasNycData } from '../helpers/data.ts';
+import { hasNycData, NO_NYC_DATA } from '../helpers/data.ts';
 import { createTestDatabaseLocation, isServer, testMode, type TestDatabaseLocation } from '../helpers/database.ts';
 import { startEmbeddingsStub } from '../helpers/embeddings-stub.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
@@ -311,3 +311,5 @@ describe.skipIf(isServer)('a read-only data directory (embedded mode)', () => {
     }
   }, 120_000);
 });
+
+if (!hasNycData) console.warn(NO_NYC_DATA);

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkReaderRole, DEFAULT_READER_ROLE, grantReaderSql, openReader, type ReaderHandle } from '../../src/db/readonly-role.ts';
-import { hasNycData } from '../helpers/data.ts';
+import { hasNycData, NO_NYC_DATA } from '../helpers/data.ts';
 import { isServer, openTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { postJson } from './helpers.ts';
@@ -118,3 +118,5 @@ describe.skipIf(!isServer || !hasNycData)('POST /v1/ask and the other read route
     expect((await ask()).status).toBe(200);
   });
 });
+
+if (!hasNycData) console.warn(NO_NYC_DATA);

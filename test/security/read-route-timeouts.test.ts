@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOfflineEmbedderWithLexicons } from '../../src/embedding/configured.ts';
 import { loadBuiltinTools } from '../../src/tools/registry.ts';
-import { hasNycData } from '../helpers/data.ts';
+import { hasNycData, NO_NYC_DATA } from '../helpers/data.ts';
 import { isServer } from '../helpers/database.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { expectCleanProblem, postJson } from './helpers.ts';
@@ -76,3 +76,5 @@ describe.skipIf(!isServer || !hasNycData)('statement timeout on the read routes 
     }
   }, 60_000);
 });
+
+if (!hasNycData) console.warn(NO_NYC_DATA);
