@@ -6,7 +6,7 @@ import { dropDuplicates } from '../src/ask/ask.ts';
 import { planOffline } from '../src/planning/offline-planner.ts';
 import { chooseTradeOff, rankCandidates, topAnswers, type RankOptions } from '../src/ranking/rank.ts';
 import { resolveReferences } from '../src/spatial/resolve.ts';
-import { placeGeometries, retrieveCandidates, type Candidate } from '../src/spatial/retrieve.ts';
+import { placeDetails, retrieveCandidates, type Candidate } from '../src/spatial/retrieve.ts';
 import type { AnswerCandidate } from './spatial.ts';
 
 /** Ablations of the pipeline: each switches one part of the ranking off. */
@@ -61,9 +61,9 @@ export async function answersByMethod(db: Db, embedder: Embedder, question: stri
     chosen[name] = topAnswers(dropDuplicates(rankCandidates(plan, structuredClone(pool), chooseTradeOff(plan), options)), k, options);
   }
   for (const name of BASELINES.slice(0, 3)) chosen[name] = baselineOrder(name, pool).slice(0, k);
-  const geometries = await placeGeometries(db, [...new Set(Object.values(chosen).flat().map((c) => c.id))]);
+  const details = await placeDetails(db, [...new Set(Object.values(chosen).flat().map((c) => c.id))]);
   for (const [name, answers] of Object.entries(chosen)) {
-    out[name] = answers.map((c) => ({ ...c, geometry: geometries.get(c.id)! }));
+    out[name] = answers.map((c) => ({ ...c, geometry: details.get(c.id)!.geometry }));
   }
   out[BASELINES[3]] = await naiveRag(db, embedder, question, k);
   return out;

@@ -6,6 +6,7 @@ import * as memory from './0004_memory.ts';
 import * as readerMemory from './0005_reader_memory.ts';
 import * as memorySopAuthor from './0006_memory_sop_author.ts';
 import * as candidateIndexes from './0007_candidate_indexes.ts';
+import * as placeNamesIndex from './0008_place_names_index.ts';
 
 /** Every migration, by name in order. A static list: no file-system scan, the same in every runner. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005_reader_memory': readerMemory,
   '0006_memory_sop_author': memorySopAuthor,
   '0007_candidate_indexes': candidateIndexes,
+  '0008_place_names_index': placeNamesIndex,
 };

@@ -8,7 +8,7 @@ function distanceText(m: number, lang: 'en' | 'zh'): string {
 }
 
 /** Why a candidate is here, in words: its kind, where it is relative to the reference, what matched. */
-export function explainCandidate(c: RankedCandidate, plan: SpatialPlan, refs: ResolvedReference[]): string {
+export function explainCandidate(c: RankedCandidate, plan: SpatialPlan, refs: ResolvedReference[], tags: Record<string, string>): string {
   // distanceM is measured to the first constraint's geometry: name that one (a reference, or the route).
   const first = plan.constraints[0];
   const ref = first && 'ref' in first ? refs.find((r) => r.id === first.ref) : undefined;
@@ -20,7 +20,7 @@ export function explainCandidate(c: RankedCandidate, plan: SpatialPlan, refs: Re
   }
   if (!c.satisfied.every(Boolean)) parts.push('just outside the requested area');
   if (c.tagMatch && plan.targets.text) parts.push(`matches "${plan.targets.text}"`);
-  for (const key of ['cuisine', 'diet:vegan', 'opening_hours']) if (c.tags[key]) parts.push(`${key}=${c.tags[key]}`);
+  for (const key of ['cuisine', 'diet:vegan', 'opening_hours']) if (tags[key]) parts.push(`${key}=${tags[key]}`);
   if (c.pareto) parts.push('on the Pareto front of spatial vs semantic fit');
   return parts.join('; ');
 }

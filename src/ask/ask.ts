@@ -7,7 +7,7 @@ import { planQuestion, type LlmPlanner, type PlannerChoice } from '../planning/p
 import { chooseTradeOff, rankCandidates, topAnswers, type RankedCandidate, type RankOptions } from '../ranking/rank.ts';
 import { normalizeName } from '../spatial/names.ts';
 import { resolveReferences, type Clarification, type ResolvedReference } from '../spatial/resolve.ts';
-import { placeGeometries, retrieveCandidates } from '../spatial/retrieve.ts';
+import { placeDetails, retrieveCandidates } from '../spatial/retrieve.ts';
 import { composeAnswer, explainCandidate } from './answer.ts';
 
 export interface AskInput {
@@ -159,7 +159,7 @@ export async function ask(deps: AskDeps, input: AskInput): Promise<AskResult> {
   if (!embedded.ok) {
     // The stored vectors belong to the configured model: the fallback compares texts with texts, never an
     // offline query vector with a stored one. The pool is bounded (POOL_SIZE), so this stays cheap.
-    const [semantic, spatial] = await offlineSimilarities([semanticText, spatialText], retrieval.candidates.map((c) => c.description));
+    const [semantic, spatial] = await offlineSimilarities([semanticText, spatialText], retrieval.candidates.map((c) => c.description ?? ''));
     retrieval.candidates.forEach((c, i) => {
       c.semanticSimilarity = semantic![i]!;
       c.spatialSimilarity = spatial![i]!;
@@ -170,17 +170,17 @@ export async function ask(deps: AskDeps, input: AskInput): Promise<AskResult> {
   const shown = topAnswers(dropDuplicates(rankCandidates(plan, retrieval.candidates, base.tradeOff, input.rankOptions)), input.k, input.rankOptions);
   clock.lap('rank');
 
-  const geometries = await placeGeometries(deps.db, shown.map((c) => c.id));
+  const details = await placeDetails(deps.db, shown.map((c) => c.id));
   const candidates = shown.map((c) => ({
     id: c.id,
     sourceId: c.sourceId,
     name: c.name,
     category: c.category,
-    geometry: geometries.get(c.id) ?? null,
+    geometry: details.get(c.id)?.geometry ?? null,
     distanceM: c.distanceM,
     scores: c.scores,
     pareto: c.pareto,
-    why: explainCandidate(c, plan, refs),
+    why: explainCandidate(c, plan, refs, details.get(c.id)?.tags ?? {}),
   }));
   const answer = composeAnswer(plan, shown, refs);
   clock.lap('answer');

@@ -12,7 +12,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../log.ts';
-import { APPLICATION_NAME, numericTypes, redact, type Db } from './database.ts';
+import { APPLICATION_NAME, numericTypes, redact, SESSION_OPTIONS, type Db } from './database.ts';
 import { REPLICA_CONNECT_TIMEOUT_MS, RoutingPool, type ReplicaSet } from './replicas.ts';
 import type { Database } from './schema.ts';
 
@@ -148,6 +148,7 @@ export interface ReaderHandle {
 function readerPoolConfig(connectionString: string, role: string | null, options: ReaderOptions): pg.PoolConfig {
   const timeout = Math.max(1, Math.round(options.statementTimeoutMs));
   const settings = [
+    SESSION_OPTIONS,
     `-c statement_timeout=${timeout}`,
     '-c default_transaction_read_only=on',
     `-c idle_in_transaction_session_timeout=${Math.max(timeout * 2, 10_000)}`,

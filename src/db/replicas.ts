@@ -26,7 +26,7 @@ import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryRes
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../log.ts';
-import { APPLICATION_NAME, numericTypes, redact, type Db } from './database.ts';
+import { APPLICATION_NAME, numericTypes, redact, SESSION_OPTIONS, type Db } from './database.ts';
 import type { Database } from './schema.ts';
 
 /** Names of the servers that served the reads of the current request (set by the HTTP layer, for its log line). */
@@ -386,7 +386,7 @@ export function openReplicaReads(replicas: ReplicaSet, options: ReplicaReadsOpti
       max: options.poolSize,
       connectionTimeoutMillis: REPLICA_CONNECT_TIMEOUT_MS,
       query_timeout: timeout + 5_000,
-      options: `-c statement_timeout=${timeout} -c default_transaction_read_only=on`,
+      options: `${SESSION_OPTIONS} -c statement_timeout=${timeout} -c default_transaction_read_only=on`,
       types: numericTypes(),
       application_name: `${APPLICATION_NAME} read`,
     }),

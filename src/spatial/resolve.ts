@@ -164,8 +164,9 @@ function pointReference(ref: Reference, point: LonLat): ResolvedReference {
 async function gazetteer(db: Db, text: string): Promise<GazetteerRow[]> {
   const lowered = text.toLowerCase();
   const normalized = normalizeName(text);
-  // Each branch can use the trigram GIN index on lower(name) (similarity, containment); Chinese names are in
-  // tags and only searched for non-ASCII text. Branches are united by id, then the rows fetched once.
+  // Each branch uses an index: the trigram GIN index on lower(name) (similarity, containment), and for
+  // non-ASCII text the GIN index over place_names (Chinese and alternative names are in tags, migration
+  // 0008). Branches are united by id, then the rows fetched once.
   const like = `%${lowered.replace(/[\\%_]/g, '')}%`;
   const nonAscii = /[^\x00-\x7f]/.test(text);
   const { rows } = await sql<GazetteerRow>`
@@ -175,9 +176,7 @@ async function gazetteer(db: Db, text: string): Promise<GazetteerRow[]> {
       UNION
       (SELECT id FROM places WHERE name IS NOT NULL AND length(${normalized}) >= 4 AND lower(name) LIKE ${like} LIMIT 60)
       UNION
-      (SELECT id FROM places WHERE name IS NOT NULL AND ${nonAscii}
-         AND (tags->>'name:zh' = ${text} OR tags->>'name:zh-Hans' = ${text} OR tags->>'name:zh-Hant' = ${text}
-              OR tags->>'alt_name' = ${text} OR name = ${text})
+      (SELECT id FROM places WHERE name IS NOT NULL AND ${nonAscii} AND place_names(tags, name) @> ARRAY[${text}]::text[]
        LIMIT 20)
     ), matches AS (
       SELECT p.id, p.name, p.source_id, p.category, p.geom, p.geog, p.tags FROM places p JOIN ids USING (id)

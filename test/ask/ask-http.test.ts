@@ -68,7 +68,8 @@ describe.skipIf(!hasNycData)(`POST /v1/ask on the Midtown data (${testMode} mode
     const ids = body.candidates.map((c) => c.id);
     expect(await holds(ids, body.reference.features[0]!.geometry, (g) => sql`ST_DWithin(geog, ${g}::geography, 202)`)).toEqual(ids.map(() => true));
     for (const c of body.candidates.slice(0, 3)) expect(isCafe(await tagsOf(c.id))).toBe(true);
-    expect(body.sql).toContain('ST_Distance(p.geog');
+    // Metres in the local planar frame of a small window (src/spatial/retrieve.ts).
+    expect(body.sql).toContain('ST_Distance(ST_Affine(p.geom');
     expect(body.answer).toContain(body.candidates[0]!.name);
   });
 

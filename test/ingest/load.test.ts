@@ -173,6 +173,22 @@ describe(`loading places (${testMode} mode)`, () => {
     expect(await indexes()).toEqual(migrated);
   });
 
+  it('leaves no pending entries in the GIN indexes (every search would read them in full)', async () => {
+    // A load that keeps the indexes (not bulk): new entries go to the GIN pending lists first.
+    await loadPlaces(database.db, embedder, (async function* () {
+      for (let i = 0; i < 300; i++) {
+        yield { source: 'gin', sourceId: String(i), name: `Gin Place ${i}`, category: 'cafe', tags: { amenity: 'cafe', 'name:zh': `咖啡${i}` }, description: `Gin ${i}.`,
+          geometry: { type: 'Point', coordinates: [-73.95 + i * 1e-4, 40.71] } } satisfies PlaceFeature;
+      }
+    })(), { deferVectorIndex: false });
+    const { rows } = await sql<{ name: string; pages: number }>`
+      SELECT c.relname AS name, gin_clean_pending_list(i.indexrelid)::int AS pages
+      FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam
+      WHERE i.indrelid = 'places'::regclass AND a.amname = 'gin' ORDER BY 1`.execute(database.db);
+    expect(rows.map((r) => r.name)).toEqual(['places_candidate_tags_idx', 'places_name_trgm_idx', 'places_names_idx']);
+    expect(rows.map((r) => r.pages)).toEqual([0, 0, 0]);
+  });
+
   it.skipIf(!hasNycData)('loads the 386 NYC neighbourhood polygons with their summaries', async () => {
     const report = await loadPlaces(database.db, embedder, readPlaces(NYC_NEIGHBORHOODS, SOURCE_PRESETS.nycNeighborhoods));
     expect(report.written).toBe(386);

@@ -1,34 +1,34 @@
 
     WITH tagged AS MATERIALIZED (
       SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
-        AND NOT (p.id = ANY($1::bigint[])) AND NOT (p.name = ANY($2::text[])) AND p.geom && ST_MakeEnvelope($3, $4, $5, $6, 4326) AND (place_tag_tokens(p.tags) && $7::text[] OR p.category = ANY($8::text[]))
+        AND NOT (p.id = ANY($1::bigint[])) AND NOT (p.name = ANY($2::text[])) AND (p.geom && ST_MakeEnvelope($3, $4, $5, $6, 4326)) AND (place_tag_tokens(p.tags) && $7::text[] OR p.category = ANY($8::text[]))
       ORDER BY ST_Distance(p.geom, ST_SetSRID(ST_GeomFromGeoJSON($9), 4326)) LIMIT $10
     ), pool AS (
       (SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
-        AND NOT (p.id = ANY($11::bigint[])) AND NOT (p.name = ANY($12::text[])) AND p.geom && ST_MakeEnvelope($13, $14, $15, $16, 4326)
+        AND NOT (p.id = ANY($11::bigint[])) AND NOT (p.name = ANY($12::text[])) AND (p.geom && ST_MakeEnvelope($13, $14, $15, $16, 4326))
        ORDER BY p.geom <-> ST_SetSRID(ST_GeomFromGeoJSON($17), 4326) LIMIT $18)
       UNION
       SELECT id FROM tagged
       UNION
       (SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
-        AND NOT (p.id = ANY($19::bigint[])) AND NOT (p.name = ANY($20::text[])) AND p.geom && ST_MakeEnvelope($21, $22, $23, $24, 4326) AND p.embedding_model = $25
+        AND NOT (p.id = ANY($19::bigint[])) AND NOT (p.name = ANY($20::text[])) AND (p.geom && ST_MakeEnvelope($21, $22, $23, $24, 4326)) AND p.embedding_model = $25
        ORDER BY p.embedding <=> $26::vector LIMIT $27)
     ), measured AS MATERIALIZED (
-      SELECT p.id, ARRAY[ST_Distance(p.geog, ST_SetSRID(ST_GeomFromGeoJSON($28), 4326)::geography, false)]::float8[] AS distances
+      SELECT p.id, ARRAY[ST_Distance(ST_Affine(p.geom, $28, 0, 0, $29, 0, 0), ST_SetSRID(ST_GeomFromGeoJSON($30), 4326))]::float8[] AS distances
       FROM places p JOIN pool USING (id)
     ), candidates AS (
-      SELECT p.id, p.source_id, p.name, p.category, p.tags, p.description, p.geom,
+      SELECT p.id, p.source_id, p.name, p.category, NULL::text AS description, p.geom,
              m.distances, m.distances[1] AS d0,
-             ARRAY[(m.distances[1] <= $29)]::boolean[] AS satisfied,
+             ARRAY[(m.distances[1] <= $31)]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
-             CASE WHEN p.embedding_model = $30 THEN 1 - (p.embedding <=> $31::vector) END AS sem_sim,
-             CASE WHEN p.embedding_model = $32 THEN 1 - (p.embedding <=> $33::vector) END AS spa_sim
+             CASE WHEN p.embedding_model = $32 THEN 1 - (p.embedding <=> $33::vector) END AS sem_sim,
+             CASE WHEN p.embedding_model = $34 THEN 1 - (p.embedding <=> $35::vector) END AS spa_sim
       FROM measured m JOIN places p USING (id)
-      WHERE m.distances[1] <= $34
-      ORDER BY ((m.distances[1] <= $35)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
-      LIMIT $36
+      WHERE m.distances[1] <= $36
+      ORDER BY ((m.distances[1] <= $37)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      LIMIT $38
     )
-    SELECT id, source_id, name, category, tags, description,
+    SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
            distances, satisfied, tag_match, sem_sim, spa_sim
     FROM candidates

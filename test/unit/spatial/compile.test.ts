@@ -5,7 +5,7 @@ import type { Database } from '../../../src/db/schema.ts';
 import { planOffline } from '../../../src/planning/offline-planner.ts';
 import type { SpatialPlan } from '../../../src/planning/plan.ts';
 import type { ResolvedReference } from '../../../src/spatial/resolve.ts';
-import { ALLOWED_SQL_FUNCTIONS, buildRetrievalQuery } from '../../../src/spatial/retrieve.ts';
+import { ALLOWED_SQL_FUNCTIONS, buildRetrievalQuery, expandedEnvelope, planarFrame, windowBoxes } from '../../../src/spatial/retrieve.ts';
 
 // Compiles without a database: the SQL text is what matters here.
 const db = new Kysely<Database>({
@@ -51,9 +51,9 @@ describe('plan compiler', () => {
   it.each([
     ['within_distance', 'Which cafés are within 200 m of Grand Central Terminal?', /\(m\.distances\[1\] <= \$\d+\)/],
     ['inside', 'Which hotels are in Koreatown?', /ST_Intersects\(ST_PointOnSurface\(p\.geom\), ST_SetSRID\(ST_GeomFromGeoJSON\(\$\d+\), 4326\)\)/],
-    ['along', 'Which pharmacies are along Lexington Avenue?', /ST_Distance\(p\.geog, ST_SetSRID\(ST_GeomFromGeoJSON\(\$\d+\), 4326\)::geography, false\)/],
+    ['along', 'Which pharmacies are along Lexington Avenue?', /ST_Distance\(ST_Affine\(p\.geom, \$\d+, 0, 0, \$\d+, 0, 0\), ST_SetSRID\(ST_GeomFromGeoJSON\(\$\d+\), 4326\)\)/],
     ['nearest', 'What is the nearest pharmacy to the Flatiron Building?', /ORDER BY tag_match DESC, d0 ASC/],
-    ['between', 'Cafes between Bryant Park and Grand Central Terminal', /ST_Distance\(p\.geog/],
+    ['between', 'Cafes between Bryant Park and Grand Central Terminal', /ST_Distance\(ST_Affine\(p\.geom/],
     ['intersects', 'Which squares intersect Broadway?', /ST_Intersects\(p\.geom, ST_SetSRID/],
   ])('%s: builds parameterised PostGIS SQL', (fn, question, pattern) => {
     const plan = planOffline(question);
@@ -100,5 +100,57 @@ describe('plan compiler', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('measures on the sphere when the window is too large for a planar frame', () => {
+    const plan = planOffline('Which cafés are within 200 m of Grand Central Terminal?');
+    const near = compile(plan).sql;
+    expect(near).toMatch(/ST_Affine/);
+    const far = compile({ ...plan, constraints: plan.constraints.map((c) => (c.fn === 'within_distance' ? { ...c, distanceM: 300_000 } : c)) }).sql;
+    expect(far).toMatch(/ST_Distance\(p\.geog, ST_SetSRID\(ST_GeomFromGeoJSON\(\$\d+\), 4326\)::geography, false\)/);
+    expect(far).not.toMatch(/ST_Affine/);
+  });
+});
+
+describe('windows', () => {
+  // A 5 km diagonal street, as Broadway crosses Midtown.
+  const street = { type: 'LineString' as const, coordinates: [[-73.99, 40.74], [-73.975, 40.76], [-73.96, 40.78]] };
+
+  it('cover a line with a chain of boxes far smaller than its bounding box', () => {
+    const boxes = windowBoxes(street, 60);
+    const area = (b: number[]) => (b[2]! - b[0]!) * (b[3]! - b[1]!);
+    expect(boxes.length).toBeGreaterThan(4);
+    expect(boxes.length).toBeLessThanOrEqual(24);
+    expect(boxes.reduce((sum, b) => sum + area(b), 0)).toBeLessThan(area(expandedEnvelope(street, 60)) / 4);
+    // Every point of the line, and 60 m around it, is inside some box.
+    for (let t = 0; t <= 1; t += 0.01) {
+      const [a, b] = t < 0.5 ? [street.coordinates[0]!, street.coordinates[1]!] : [street.coordinates[1]!, street.coordinates[2]!];
+      const u = t < 0.5 ? t * 2 : (t - 0.5) * 2;
+      const x = a[0]! + (b[0]! - a[0]!) * u;
+      const y = a[1]! + (b[1]! - a[1]!) * u;
+      for (const [dx, dy] of [[0, 0], [0.0007, 0], [-0.0007, 0], [0, 0.0005], [0, -0.0005]]) {
+        expect(boxes.some(([x0, y0, x1, y1]) => x + dx! >= x0 && x + dx! <= x1 && y + dy! >= y0 && y + dy! <= y1)).toBe(true);
+      }
+    }
+  });
+
+  it('stays within 24 boxes for a street of many parts, still covering every part', () => {
+    const parts = Array.from({ length: 60 }, (_, i) => [[-73.99 + i * 0.001, 40.74 + i * 0.0005], [-73.9895 + i * 0.001, 40.7403 + i * 0.0005]]);
+    const boxes = windowBoxes({ type: 'MultiLineString', coordinates: parts }, 30);
+    expect(boxes.length).toBeLessThanOrEqual(24);
+    for (const part of parts) {
+      for (const [x, y] of part) expect(boxes.some(([x0, y0, x1, y1]) => x! >= x0 && x! <= x1 && y! >= y0 && y! <= y1)).toBe(true);
+    }
+  });
+
+  it('is one box for a point or a polygon', () => {
+    expect(windowBoxes({ type: 'Point', coordinates: [-73.98, 40.75] }, 200)).toHaveLength(1);
+    expect(windowBoxes({ type: 'Polygon', coordinates: [[[-73.99, 40.74], [-73.98, 40.74], [-73.98, 40.75], [-73.99, 40.74]]] }, 0)).toHaveLength(1);
+  });
+
+  it('gets a planar frame only when small and away from the poles', () => {
+    expect(planarFrame([expandedEnvelope({ type: 'Point', coordinates: [-73.98, 40.75] }, 3000)])).not.toBeNull();
+    expect(planarFrame([expandedEnvelope({ type: 'Point', coordinates: [4.83, 45.76] }, 300_000)])).toBeNull();
+    expect(planarFrame([expandedEnvelope({ type: 'Point', coordinates: [15.6, 78.2] }, 1000)])).toBeNull();
   });
 });

@@ -1,0 +1,78 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOfflineEmbedderWithLexicons } from '../../src/embedding/configured.ts';
+import { queryEmbedderFor } from '../../src/embedding/query-embedding.ts';
+import { planOffline } from '../../src/planning/offline-planner.ts';
+import { resolveReferences, type ResolvedReference } from '../../src/spatial/resolve.ts';
+import { retrieveCandidates, type Candidate } from '../../src/spatial/retrieve.ts';
+import { openTestDatabase, testMode, type TestDatabase } from '../helpers/database.ts';
+import { hasNycData, NO_NYC_DATA } from '../helpers/data.ts';
+
+const embedder = createOfflineEmbedderWithLexicons();
+
+async function retrieve(db: TestDatabase['db'], question: string): Promise<{ candidates: Candidate[]; references: ResolvedReference[] }> {
+  const plan = planOffline(question);
+  const resolution = await resolveReferences(db, plan);
+  if (!resolution.ok) throw new Error(`"${question}" asked for a clarification`);
+  const embedded = await queryEmbedderFor(embedder).embed([plan.semantic.text || question, plan.spatialText || question]);
+  if (!embedded.ok) throw new Error('offline embedder failed');
+  const { candidates } = await retrieveCandidates(db, {
+    plan,
+    references: resolution.references,
+    semanticVector: embedded.vectors[0]!,
+    spatialVector: embedded.vectors[1]!,
+    embeddingModel: embedder.model,
+  });
+  return { candidates, references: resolution.references };
+}
+
+/** PostGIS's own distances on the sphere from the places to a reference geometry. */
+async function sphereDistances(db: TestDatabase['db'], ids: number[], reference: ResolvedReference): Promise<Map<number, number>> {
+  const { rows } = await sql<{ id: number; d: number }>`
+    SELECT id, ST_Distance(geog, ST_SetSRID(ST_GeomFromGeoJSON(${JSON.stringify(reference.geometry)}), 4326)::geography, false) AS d
+    FROM places WHERE id = ANY(${ids}::bigint[])`.execute(db);
+  return new Map(rows.map((r) => [Number(r.id), Number(r.d)]));
+}
+
+// Distances inside a city are measured in a local planar frame, and a street's window is its corridor:
+// both must give what PostGIS's sphere distances and a plain bounding-box window would.
+describe.skipIf(!hasNycData)(`candidate retrieval geometry on the Midtown data (${testMode} mode)`, () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await openTestDatabase('nyc');
+  });
+  afterAll(async () => database?.dispose());
+
+  it.each([
+    ['a street', 'Which pharmacies are along Lexington Avenue?'],
+    ['a park polygon', 'Which bookstore is closest to Bryant Park?'],
+    ['a neighbourhood polygon', 'What museums are in Chelsea?'],
+    ['a point', 'Find pharmacies within 500 meters of Madison Square Garden.'],
+  ])('distances to %s agree with the sphere (0.3 percent + 0.5 m)', async (_, question) => {
+    const { candidates, references } = await retrieve(database.db, question);
+    expect(candidates.length).toBeGreaterThan(20);
+    const sphere = await sphereDistances(database.db, candidates.map((c) => c.id), references[0]!);
+    for (const c of candidates) {
+      const exact = sphere.get(c.id)!;
+      expect(Math.abs(c.distances[0]! - exact), `${c.name}: ${c.distances[0]} vs ${exact}`).toBeLessThanOrEqual(0.003 * exact + 0.5);
+    }
+  });
+
+  it('finds along a street every tagged place within its buffer, as a plain distance query does', async () => {
+    const question = 'Which restaurants are along Lexington Avenue?';
+    const along = planOffline(question).constraints[0]!;
+    expect(along.fn).toBe('along');
+    const buffer = along.fn === 'along' ? along.bufferM : 0;
+    const { candidates, references } = await retrieve(database.db, question);
+    const street = JSON.stringify(references[0]!.geometry);
+    // A margin of 1 m either way: the service measures in a planar frame, this query on the sphere.
+    const { rows } = await sql<{ id: number }>`
+      SELECT id FROM places
+      WHERE name IS NOT NULL AND tags->>'amenity' = 'restaurant'
+        AND ST_DWithin(geog, ST_SetSRID(ST_GeomFromGeoJSON(${street}), 4326)::geography, ${buffer - 1}, false)`.execute(database.db);
+    expect(rows.length).toBeGreaterThan(10);
+    const found = new Set(candidates.filter((c) => c.satisfied[0] && c.tagMatch).map((c) => c.id));
+    for (const r of rows) expect(found.has(Number(r.id)), `restaurant ${r.id} within ${buffer} m of the street`).toBe(true);
+  });
+});
+if (!hasNycData) console.warn(NO_NYC_DATA);
