@@ -115,7 +115,7 @@ export function rawQuery(q: DevQuestion, vector: number[]): CompiledQuery {
   const tokens = q.semantic.tags.flatMap(([key, values]) => (values.includes('*') ? [`${key}=*`] : values.map((v) => `${key}=${v}`)));
   const ref = JSON.stringify(q.reference.geometry);
   const v = toVectorLiteral(vector);
-  const candidate = `p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND place_tag_tokens(p.tags) && $2::text[]`;
+  const candidate = `p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND p.tag_tokens && $2::text[]`;
   const select = `SELECT p.id, p.name, ST_Distance(p.geog, r.g::geography, false) AS distance_m, 1 - (p.embedding <=> $3::vector) AS similarity
     FROM places p, (SELECT ST_SetSRID(ST_GeomFromGeoJSON($1), 4326) AS g) r`;
   switch (q.spatial.relation) {

@@ -7,6 +7,7 @@ import * as readerMemory from './0005_reader_memory.ts';
 import * as memorySopAuthor from './0006_memory_sop_author.ts';
 import * as candidateIndexes from './0007_candidate_indexes.ts';
 import * as placeNamesIndex from './0008_place_names_index.ts';
+import * as storedTagTokens from './0009_stored_tag_tokens.ts';
 
 /** Every migration, by name in order. A static list: no file-system scan, the same in every runner. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006_memory_sop_author': memorySopAuthor,
   '0007_candidate_indexes': candidateIndexes,
   '0008_place_names_index': placeNamesIndex,
+  '0009_stored_tag_tokens': storedTagTokens,
 };
