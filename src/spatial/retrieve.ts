@@ -14,7 +14,8 @@ import type { GeoJsonGeometry, ResolvedReference } from './resolve.ts';
  *   - tagged: the places matching the plan's tag or category targets, nearest first (GIN over tag tokens;
  *     beyond TAGGED_POOL matches in the window, the farther ones count as untagged);
  *   - semantic: the places whose description is closest to the semantic part of the question (exact cosine
- *     over the window where the constraints hold; for a nearest question, NEAREST_SEMANTIC_M);
+ *     over the window where the constraints hold; for a nearest question, NEAREST_SEMANTIC_M), when the
+ *     tagged pool holds fewer than TAGGED_ENOUGH places;
  * each inside the window of the constraints in degrees (a superset of the real window). The window of a
  * line (a street, a route) is a chain of boxes along it, not its bounding box: Park Avenue's bounding box
  * holds 12,000 places, the boxes along it 1,200. The driving constraint is the one with the smallest window.
@@ -27,7 +28,7 @@ import type { GeoJsonGeometry, ResolvedReference } from './resolve.ts';
  */
 export const ALLOWED_SQL_FUNCTIONS = [
   'ST_GeomFromGeoJSON', 'ST_SetSRID', 'ST_Distance', 'ST_Intersects', 'ST_PointOnSurface', 'ST_MakeEnvelope',
-  'ST_XMin', 'ST_YMin', 'ST_XMax', 'ST_YMax', 'ST_Affine', 'unnest', 'coalesce',
+  'ST_XMin', 'ST_YMin', 'ST_XMax', 'ST_YMax', 'ST_Affine', 'unnest', 'coalesce', 'count',
 ] as const;
 
 export interface Candidate {
@@ -66,6 +67,12 @@ export const NEAREST_WINDOW_M = 3000;
 export const SPATIAL_POOL = 100;
 export const TAGGED_POOL = 200;
 export const SEMANTIC_POOL = 150;
+/**
+ * With this many places matching the tag targets the semantic pool is not drawn: a semantic score is 0.6 x
+ * tag match + 0.4 x similarity, so a place found only by its description ranks below every tagged one of
+ * similar distance, and the answers come from the tagged places. It was half the SQL time of a question.
+ */
+export const TAGGED_ENOUGH = 25;
 /**
  * How far from the reference the semantic pool of a nearest question looks (its tagged and spatial pools
  * look NEAREST_WINDOW_M): every vector in the window is compared, and 3 km of Midtown hold 7,700 of them.
@@ -373,9 +380,11 @@ export function buildRetrievalQuery(input: RetrieveInput) {
   const similarity = (v: number[] | undefined) =>
     v ? sql<number | null>`CASE WHEN p.embedding_model = ${input.embeddingModel} THEN 1 - (p.embedding <=> ${vector(v)}) END` : sql<null>`NULL::float8`;
   const description = input.semanticVector ? sql<null>`NULL::text` : sql<string>`p.description`;
+  // Drawn only when the tag targets found few places (a subquery PostgreSQL evaluates once, before the scan).
   const semanticPool = input.semanticVector
     ? sql`UNION
-      (SELECT p.id FROM places p WHERE ${candidate} AND ${windowSql(semanticWindows, driver)} AND p.embedding_model = ${input.embeddingModel}
+      (SELECT p.id FROM places p WHERE (SELECT count(*) FROM tagged) < ${TAGGED_ENOUGH}
+         AND ${candidate} AND ${windowSql(semanticWindows, driver)} AND p.embedding_model = ${input.embeddingModel}
        ORDER BY p.embedding <=> ${vector(input.semanticVector)} LIMIT ${SEMANTIC_POOL})`
     : sql``;
   // tagged is nearest first too: where the planner trusts the window's estimate it combines the tag and

@@ -4,27 +4,48 @@ import { createOfflineEmbedderWithLexicons } from '../../src/embedding/configure
 import { queryEmbedderFor } from '../../src/embedding/query-embedding.ts';
 import { planOffline } from '../../src/planning/offline-planner.ts';
 import { resolveReferences, type ResolvedReference } from '../../src/spatial/resolve.ts';
-import { retrieveCandidates, type Candidate } from '../../src/spatial/retrieve.ts';
+import { buildRetrievalQuery, retrieveCandidates, TAGGED_ENOUGH, type Candidate } from '../../src/spatial/retrieve.ts';
 import { openTestDatabase, testMode, type TestDatabase } from '../helpers/database.ts';
 import { hasNycData, NO_NYC_DATA } from '../helpers/data.ts';
 
 const embedder = createOfflineEmbedderWithLexicons();
 
-async function retrieve(db: TestDatabase['db'], question: string): Promise<{ candidates: Candidate[]; references: ResolvedReference[] }> {
+async function retrievalInput(db: TestDatabase['db'], question: string) {
   const plan = planOffline(question);
   const resolution = await resolveReferences(db, plan);
   if (!resolution.ok) throw new Error(`"${question}" asked for a clarification`);
   const embedded = await queryEmbedderFor(embedder).embed([plan.semantic.text || question, plan.spatialText || question]);
   if (!embedded.ok) throw new Error('offline embedder failed');
-  const { candidates } = await retrieveCandidates(db, {
+  return {
     plan,
     references: resolution.references,
     semanticVector: embedded.vectors[0]!,
     spatialVector: embedded.vectors[1]!,
     embeddingModel: embedder.model,
-  });
-  return { candidates, references: resolution.references };
+  };
 }
+
+async function retrieve(db: TestDatabase['db'], question: string): Promise<{ candidates: Candidate[]; references: ResolvedReference[] }> {
+  const input = await retrievalInput(db, question);
+  const { candidates } = await retrieveCandidates(db, input);
+  return { candidates, references: input.references };
+}
+
+/** How many places the exact vector sort of the semantic pool returned (EXPLAIN ANALYZE). */
+async function semanticPoolRows(db: TestDatabase['db'], question: string): Promise<number> {
+  const compiled = buildRetrievalQuery(await retrievalInput(db, question)).compile(db);
+  const { rows } = await db.executeQuery<{ 'QUERY PLAN': unknown }>({ ...compiled, sql: `EXPLAIN (ANALYZE, FORMAT JSON) ${compiled.sql}` });
+  const raw = rows[0]!['QUERY PLAN'];
+  const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan: PlanNode }[];
+  let sorted = -1;
+  const visit = (node: PlanNode) => {
+    if (node['Node Type'] === 'Sort' && node['Sort Key']?.some((k) => /^\(*p(_\d+)?\.embedding <=>/.test(k))) sorted = node['Actual Rows'];
+    node.Plans?.forEach(visit);
+  };
+  visit(plan[0]!.Plan);
+  return sorted;
+}
+type PlanNode = { 'Node Type': string; 'Sort Key'?: string[]; 'Actual Rows': number; Plans?: PlanNode[] };
 
 /** PostGIS's own distances on the sphere from the places to a reference geometry. */
 async function sphereDistances(db: TestDatabase['db'], ids: number[], reference: ResolvedReference): Promise<Map<number, number>> {
@@ -56,6 +77,12 @@ describe.skipIf(!hasNycData)(`candidate retrieval geometry on the Midtown data (
       const exact = sphere.get(c.id)!;
       expect(Math.abs(c.distances[0]! - exact), `${c.name}: ${c.distances[0]} vs ${exact}`).toBeLessThanOrEqual(0.003 * exact + 0.5);
     }
+  });
+
+  it(`draws the semantic pool only when fewer than ${TAGGED_ENOUGH} places match the tag targets`, async () => {
+    // Dozens of hotels around Grand Central; one dog run near the United Nations.
+    expect(await semanticPoolRows(database.db, "What's the closest hotel to Grand Central Terminal?")).toBe(0);
+    expect(await semanticPoolRows(database.db, 'Find the nearest dog run to the United Nations Headquarters.')).toBeGreaterThan(50);
   });
 
   it('finds along a street every tagged place within its buffer, as a plain distance query does', async () => {

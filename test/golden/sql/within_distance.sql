@@ -10,23 +10,24 @@
       UNION
       SELECT id FROM tagged
       UNION
-      (SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
-        AND NOT (p.id = ANY($19::bigint[])) AND NOT (p.name = ANY($20::text[])) AND (p.geom && ST_MakeEnvelope($21, $22, $23, $24, 4326)) AND p.embedding_model = $25
-       ORDER BY p.embedding <=> $26::vector LIMIT $27)
+      (SELECT p.id FROM places p WHERE (SELECT count(*) FROM tagged) < $19
+         AND p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
+        AND NOT (p.id = ANY($20::bigint[])) AND NOT (p.name = ANY($21::text[])) AND (p.geom && ST_MakeEnvelope($22, $23, $24, $25, 4326)) AND p.embedding_model = $26
+       ORDER BY p.embedding <=> $27::vector LIMIT $28)
     ), measured AS MATERIALIZED (
-      SELECT p.id, ARRAY[ST_Distance(ST_Affine(p.geom, $28, 0, 0, $29, 0, 0), ST_SetSRID(ST_GeomFromGeoJSON($30), 4326))]::float8[] AS distances
+      SELECT p.id, ARRAY[ST_Distance(ST_Affine(p.geom, $29, 0, 0, $30, 0, 0), ST_SetSRID(ST_GeomFromGeoJSON($31), 4326))]::float8[] AS distances
       FROM places p JOIN pool USING (id)
     ), candidates AS (
       SELECT p.id, p.source_id, p.name, p.category, NULL::text AS description, p.geom,
              m.distances, m.distances[1] AS d0,
-             ARRAY[(m.distances[1] <= $31)]::boolean[] AS satisfied,
+             ARRAY[(m.distances[1] <= $32)]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
-             CASE WHEN p.embedding_model = $32 THEN 1 - (p.embedding <=> $33::vector) END AS sem_sim,
-             CASE WHEN p.embedding_model = $34 THEN 1 - (p.embedding <=> $35::vector) END AS spa_sim
+             CASE WHEN p.embedding_model = $33 THEN 1 - (p.embedding <=> $34::vector) END AS sem_sim,
+             CASE WHEN p.embedding_model = $35 THEN 1 - (p.embedding <=> $36::vector) END AS spa_sim
       FROM measured m JOIN places p USING (id)
-      WHERE m.distances[1] <= $36
-      ORDER BY ((m.distances[1] <= $37)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
-      LIMIT $38
+      WHERE m.distances[1] <= $37
+      ORDER BY ((m.distances[1] <= $38)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      LIMIT $39
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
