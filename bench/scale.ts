@@ -30,7 +30,7 @@ import { ask } from '../src/ask/ask.ts';
 import { queryEmbedderFor } from '../src/embedding/query-embedding.ts';
 import { planQuestion } from '../src/planning/planner.ts';
 import { resolveReferences } from '../src/spatial/resolve.ts';
-import { buildRetrievalQuery } from '../src/spatial/retrieve.ts';
+import { retrievalQuery } from '../src/spatial/retrieve.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase, type Db } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
@@ -141,12 +141,12 @@ async function candidateQuery(db: Db, embedder: Embedder, question: string): Pro
   const resolution = await resolveReferences(db, plan);
   if (!resolution.ok) return null;
   const embedded = await queryEmbedderFor(embedder).embed([plan.semantic.text || plan.targets.text || question, plan.spatialText || question]);
-  return buildRetrievalQuery({
+  return (await retrievalQuery(db, {
     plan,
     references: resolution.references,
     ...(embedded.ok ? { semanticVector: embedded.vectors[0]!, spatialVector: embedded.vectors[1]! } : {}),
     embeddingModel: embedder.model,
-  }).compile(db);
+  })).compile(db);
 }
 
 async function readAll(iterable: AsyncIterable<PlaceFeature>): Promise<PlaceFeature[]> {

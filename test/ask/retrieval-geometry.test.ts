@@ -4,7 +4,8 @@ import { createOfflineEmbedderWithLexicons } from '../../src/embedding/configure
 import { queryEmbedderFor } from '../../src/embedding/query-embedding.ts';
 import { planOffline } from '../../src/planning/offline-planner.ts';
 import { resolveReferences, type ResolvedReference } from '../../src/spatial/resolve.ts';
-import { buildRetrievalQuery, retrieveCandidates, TAGGED_ENOUGH, type Candidate } from '../../src/spatial/retrieve.ts';
+import { buildRetrievalQuery, retrievalQuery, retrieveCandidates, TAGGED_ENOUGH, tagTokens, type Candidate } from '../../src/spatial/retrieve.ts';
+import { estimatedMatches, targetStatistics } from '../../src/spatial/tag-statistics.ts';
 import { openTestDatabase, testMode, type TestDatabase } from '../helpers/database.ts';
 import { hasNycData, NO_NYC_DATA } from '../helpers/data.ts';
 
@@ -33,7 +34,7 @@ async function retrieve(db: TestDatabase['db'], question: string): Promise<{ can
 
 /** How many places the exact vector sort of the semantic pool returned (EXPLAIN ANALYZE). */
 async function semanticPoolRows(db: TestDatabase['db'], question: string): Promise<number> {
-  const compiled = buildRetrievalQuery(await retrievalInput(db, question)).compile(db);
+  const compiled = (await retrievalQuery(db, await retrievalInput(db, question))).compile(db);
   const { rows } = await db.executeQuery<{ 'QUERY PLAN': unknown }>({ ...compiled, sql: `EXPLAIN (ANALYZE, FORMAT JSON) ${compiled.sql}` });
   const raw = rows[0]!['QUERY PLAN'];
   const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan: PlanNode }[];
@@ -83,6 +84,36 @@ describe.skipIf(!hasNycData)(`candidate retrieval geometry on the Midtown data (
     // Dozens of hotels around Grand Central; one dog run near the United Nations.
     expect(await semanticPoolRows(database.db, "What's the closest hotel to Grand Central Terminal?")).toBe(0);
     expect(await semanticPoolRows(database.db, 'Find the nearest dog run to the United Nations Headquarters.')).toBeGreaterThan(50);
+  });
+
+  it('estimates from the statistics how many places a target matches', async () => {
+    await sql`ANALYZE places`.execute(database.db);
+    const statistics = (await targetStatistics(database.db, Date.now() + 3_600_000))!;
+    expect(statistics.places).toBeGreaterThan(40_000);
+    const estimate = (q: string) => {
+      const plan = planOffline(q);
+      return estimatedMatches(statistics, tagTokens(plan), plan.targets.categories);
+    };
+    const [dogRuns, restaurants] = [estimate('the nearest dog run to Bryant Park'), estimate('restaurants near Bryant Park')];
+    expect(dogRuns).toBeLessThan(200);
+    expect(restaurants).toBeGreaterThan(200);
+    expect(restaurants).toBeGreaterThan(dogRuns * 5);
+  });
+
+  it.each([
+    'Find the nearest dog run to the United Nations Headquarters.',
+    "What's the closest hotel to Grand Central Terminal?",
+    'Which pharmacies are along Lexington Avenue?',
+    'What museums are in Chelsea?',
+  ])('finds the same tagged places by the index of rare targets as by the window: %s', async (question) => {
+    const input = await retrievalInput(database.db, question);
+    const tagged = async (targetMatches: number) => {
+      const { rows } = await buildRetrievalQuery({ ...input, targetMatches }).execute(database.db);
+      return rows.filter((r) => r.tag_match).map((r) => Number(r.id)).sort((a, b) => a - b);
+    };
+    const byIndex = await tagged(0);
+    expect(byIndex.length).toBeGreaterThan(0);
+    expect(byIndex).toEqual(await tagged(Number.POSITIVE_INFINITY));
   });
 
   it('finds along a street every tagged place within its buffer, as a plain distance query does', async () => {
