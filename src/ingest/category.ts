@@ -105,6 +105,22 @@ const NEGATIVE_VALUES = new Set(['no', 'none', 'false', '0']);
 /** Lower case, first part of a `;` list, spaces/dashes to `_`, then the global aliases. Null when empty. */
 export function normaliseCategory(value: string | null | undefined): string | null {
   if (value == null) return null;
+  // A load classifies every feature (twice, with its description): the same few hundred values
+  // (`yes`, `restaurant`, `residential`) come back thousands of times, so each is normalised once.
+  let normalised = normalisedValues.get(value);
+  if (normalised === undefined) {
+    normalised = normaliseUncached(value);
+    if (normalisedValues.size >= NORMALISED_VALUES_MAX) normalisedValues.clear();
+    normalisedValues.set(value, normalised);
+  }
+  return normalised;
+}
+
+/** Bounded: cleared when full, so a stream of distinct values cannot grow it. */
+const normalisedValues = new Map<string, string | null>();
+const NORMALISED_VALUES_MAX = 10_000;
+
+function normaliseUncached(value: string): string | null {
   const first = value.split(';')[0]!.trim().toLowerCase().replace(/[\s-]+/g, '_');
   if (first === '' || NEGATIVE_VALUES.has(first)) return null;
   return CATEGORY_ALIASES[first] ?? first;
