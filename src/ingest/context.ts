@@ -172,8 +172,12 @@ class Grid {
 
   constructor(private readonly cell: number) {}
 
+  /**
+   * 15 bits of each cell number: the key stays a small integer (no boxed double per lookup). Cells 32,768
+   * apart share a key; that only adds candidates, which every caller measures exactly anyway.
+   */
   private static key(ix: number, iy: number): number {
-    return (ix + 2_000_000) * 4_000_000 + (iy + 2_000_000);
+    return ((ix & 0x7fff) << 15) | (iy & 0x7fff);
   }
 
   add(item: number, minX: number, minY: number, maxX: number, maxY: number): void {
