@@ -134,14 +134,40 @@ export interface CategoryMatch {
   value: string;
 }
 
+/** Position of each rule's key in CATEGORY_RULES. */
+const RULE_INDEX: ReadonlyMap<string, number> = new Map(CATEGORY_RULES.map((rule, i) => [rule.key, i]));
+/** The feature's values of rule keys, by rule position: filled, read and cleared by classifyOsmTags. */
+const ruleValues: (string | undefined)[] = CATEGORY_RULES.map(() => undefined);
+
 /** Applies `CATEGORY_RULES` to OSM tags; null when none of the keys is present with a usable value. */
 export function classifyOsmTags(tags: Readonly<Record<string, string>>, kind: GeometryKind): CategoryMatch | null {
+  // One pass over the feature's few tags instead of looking up all 20 rule keys in them: a load
+  // classifies every feature two or three times (reader, description), over objects of many shapes.
+  let first = CATEGORY_RULES.length;
+  let last = -1;
+  for (const key in tags) {
+    const i = RULE_INDEX.get(key);
+    if (i === undefined) continue;
+    ruleValues[i] = tags[key];
+    if (i < first) first = i;
+    if (i > last) last = i;
+  }
+  try {
+    return matchRules(tags, kind, first, last);
+  } finally {
+    for (let i = first; i <= last; i++) ruleValues[i] = undefined;
+  }
+}
+
+/** The rules in order over `ruleValues` (set between `first` and `last`). */
+function matchRules(tags: Readonly<Record<string, string>>, kind: GeometryKind, first: number, last: number): CategoryMatch | null {
   let weakMatch: CategoryMatch | null = null;
   let inFallback = false;
-  for (const rule of CATEGORY_RULES) {
+  for (let i = 0; i < CATEGORY_RULES.length; i++) {
+    const rule = CATEGORY_RULES[i]!;
     if (rule.fallback) inFallback = true;
     if (weakMatch && inFallback) return weakMatch;
-    const raw = tags[rule.key];
+    const raw = i >= first && i <= last ? ruleValues[i] : undefined;
     if (raw === undefined) continue;
     const value = normaliseCategory(raw);
     if (value === null) continue;
