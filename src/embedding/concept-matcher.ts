@@ -12,6 +12,8 @@ interface CharForm {
   ids: string[];
 }
 
+const NO_FORMS: readonly CharForm[] = [];
+
 export interface ConceptMatches {
   /** Concept ids mentioned in the text, once per occurrence. */
   ids: string[];
@@ -70,13 +72,24 @@ function fingerprintOf(concepts: readonly Concept[]): string {
   return hashString(canonical, 0x6c6578).toString(16).padStart(8, '0');
 }
 
+/** Whether the form's stems follow each other in `tokens` from position `at`. */
+function formAt(form: WordForm, tokens: readonly WordToken[], at: number): boolean {
+  if (form.stems.length > tokens.length - at) return false;
+  for (let k = 0; k < form.stems.length; k++) if (tokens[at + k]!.stem !== form.stems[k]) return false;
+  return true;
+}
+
 function matchWords(tokens: readonly WordToken[], index: Map<string, WordForm[]>, out: ConceptMatches): void {
   let i = 0;
   while (i < tokens.length) {
     let advance = 1;
-    for (const form of index.get(tokens[i]!.stem) ?? []) {
-      if (form.stems.length > tokens.length - i) continue;
-      if (form.stems.every((s, k) => tokens[i + k]!.stem === s)) {
+    const forms = index.get(tokens[i]!.stem);
+    if (forms === undefined) {
+      i++;
+      continue;
+    }
+    for (const form of forms) {
+      if (formAt(form, tokens, i)) {
         out.ids.push(...form.ids);
         advance = form.stems.length;
         if (advance > 1) for (let k = i; k < i + advance; k++) out.phraseTokens.add(tokens[k]!);
@@ -91,7 +104,7 @@ function matchChars(text: string, index: Map<string, CharForm[]>, out: string[])
   let i = 0;
   while (i < text.length) {
     let advance = 1;
-    for (const form of index.get(text[i]!) ?? []) {
+    for (const form of index.get(text[i]!) ?? NO_FORMS) {
       if (text.startsWith(form.text, i)) {
         out.push(...form.ids);
         advance = form.text.length;
@@ -124,6 +137,9 @@ export function compileConcepts(concepts: readonly Concept[]): ConceptMatcher {
   }
   const wordIndex = indexByFirst(wordForms.values(), (f) => f.stems[0]!, (f) => f.stems.length);
   const charIndex = indexByFirst(charForms.values(), (f) => f.text[0]!, (f) => f.text.length);
+  // When every char form holds a character of an unspaced script, a text without one (most place
+  // descriptions) cannot contain any of them and needs no scan character by character.
+  const scanNeedsUnspaced = [...charForms.values()].every((f) => hasUnspacedScript(f.text));
   return {
     size: wordForms.size + charForms.size,
     fingerprint: fingerprintOf(concepts),
@@ -132,7 +148,9 @@ export function compileConcepts(concepts: readonly Concept[]): ConceptMatcher {
       if (wordIndex.size > 0) {
         for (const clause of analysis.clauses) matchWords(clause, wordIndex, out);
       }
-      if (charIndex.size > 0) matchChars(analysis.normalised, charIndex, out.ids);
+      if (charIndex.size > 0 && (!scanNeedsUnspaced || hasUnspacedScript(analysis.normalised))) {
+        matchChars(analysis.normalised, charIndex, out.ids);
+      }
       return out;
     },
   };

@@ -95,18 +95,36 @@ function ngramCount(paddedLength: number): number {
   return count;
 }
 
-/** Character n-grams of `<word>`; the markers let prefixes and suffixes count as such. */
-function addCharNgrams(vector: Float64Array, surface: string, weight: number): void {
+/** Hashes of the character n-grams of `<word>`, in order; the markers let prefixes and suffixes count as such. */
+function charNgramHashes(surface: string): Uint32Array {
   const padded = `<${surface.slice(0, MAX_NGRAM_WORD)}>`;
-  const count = ngramCount(padded.length);
+  const hashes = new Uint32Array(ngramCount(padded.length));
+  let k = 0;
+  for (let n = MIN_NGRAM; n <= MAX_NGRAM; n++) {
+    for (let start = 0; start + n <= padded.length; start++) hashes[k++] = hashRange(padded, start, start + n, SEED.char);
+  }
+  return hashes;
+}
+
+/**
+ * The same words come back in text after text of a bulk import: their n-gram hashes are computed once.
+ * Bounded: cleared when full, so an endless stream of new words cannot grow it.
+ */
+const ngramCache = new Map<string, Uint32Array>();
+const NGRAM_CACHE_MAX = 50_000;
+
+function addCharNgrams(vector: Float64Array, surface: string, weight: number): void {
+  let hashes = ngramCache.get(surface);
+  if (hashes === undefined) {
+    hashes = charNgramHashes(surface);
+    if (ngramCache.size >= NGRAM_CACHE_MAX) ngramCache.clear();
+    ngramCache.set(surface, hashes);
+  }
+  const count = hashes.length;
   if (count === 0) return;
   // Dividing by √count gives every word's n-gram block the same norm whatever the word's length.
   const each = weight / Math.sqrt(count);
-  for (let n = MIN_NGRAM; n <= MAX_NGRAM; n++) {
-    for (let start = 0; start + n <= padded.length; start++) {
-      addFeature(vector, hashRange(padded, start, start + n, SEED.char), each);
-    }
-  }
+  for (let k = 0; k < count; k++) addFeature(vector, hashes[k]!, each);
 }
 
 interface WordCounts {

@@ -42,6 +42,8 @@ export function hasUnspacedScript(text: string): boolean {
   return UNSPACED_CHAR_RE.test(text);
 }
 
+const ASCII_RE = /^[\x00-\x7f]*$/;
+
 /**
  * Lower case, compatibility-decomposed (full-width forms, ligatures), Latin accents removed, `&` spelled
  * out. Only the combining diacritics block U+0300–U+036F is dropped: it is what accents Latin, Greek and
@@ -49,12 +51,16 @@ export function hasUnspacedScript(text: string): boolean {
  * NFC afterwards recomposes Hangul syllables and voiced kana that NFKD split.
  */
 export function normaliseText(text: string): string {
-  return text
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .normalize('NFC')
-    .replace(FOLD_RE, (c) => FOLDS[c] ?? c)
+  let s = text.toLowerCase();
+  // Plain ASCII (most place descriptions) is unchanged by NFKD, NFC and the folds: skip those passes.
+  if (!ASCII_RE.test(s)) {
+    s = s
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .normalize('NFC')
+      .replace(FOLD_RE, (c) => FOLDS[c] ?? c);
+  }
+  return s
     .replace(/['\u2018\u2019`]/g, '') // McDonald's -> mcdonalds, not "mcdonald" + "s"
     .replace(/&/g, ' and ');
 }
@@ -155,7 +161,23 @@ function americanise(w: string): string {
  * Only plain ASCII words of 4+ letters are stemmed; other scripts and codes (b04, 36th) stay as they are.
  */
 export function stem(word: string): string {
-  if (word.length < 4 || !ASCII_WORD_RE.test(word)) return word;
+  if (word.length < 4) return word;
+  // The same words come back in text after text (a bulk import embeds thousands): stem each once.
+  let stemmed = stemCache.get(word);
+  if (stemmed === undefined) {
+    stemmed = stemUncached(word);
+    if (stemCache.size >= STEM_CACHE_MAX) stemCache.clear();
+    stemCache.set(word, stemmed);
+  }
+  return stemmed;
+}
+
+/** Bounded: cleared when full, so an endless stream of new words cannot grow it. */
+const stemCache = new Map<string, string>();
+const STEM_CACHE_MAX = 50_000;
+
+function stemUncached(word: string): string {
+  if (!ASCII_WORD_RE.test(word)) return word;
   let w = americanise(stripVerbal(stripPlural(word)));
   if (w.length > 3 && w.endsWith('y') && !'aeiou'.includes(w[w.length - 2]!)) w = `${w.slice(0, -1)}i`;
   if (w.length > 3 && w.endsWith('e')) w = w.slice(0, -1);

@@ -9,17 +9,18 @@
  */
 import type { PlaceGeometry, Position } from './feature.js';
 
-const encoder = new TextEncoder();
-
 /** A growable byte buffer written through a DataView (network byte order unless told otherwise). */
 export class ByteWriter {
   private bytes: Uint8Array;
   private view: DataView;
+  /** The same memory as a Buffer: Buffer#write encodes UTF-8 in place, with no view or result object per text. */
+  private buffer: Buffer;
   length = 0;
 
   constructor(initialSize = 1 << 16) {
     this.bytes = new Uint8Array(initialSize);
     this.view = new DataView(this.bytes.buffer);
+    this.buffer = Buffer.from(this.bytes.buffer, 0, this.bytes.length);
   }
 
   reserve(n: number): void {
@@ -31,6 +32,7 @@ export class ByteWriter {
     bytes.set(this.bytes.subarray(0, this.length));
     this.bytes = bytes;
     this.view = new DataView(bytes.buffer);
+    this.buffer = Buffer.from(bytes.buffer, 0, bytes.length);
   }
 
   uint8(v: number): void {
@@ -68,6 +70,15 @@ export class ByteWriter {
     this.length += 4;
   }
 
+  /** float4 values in network byte order, one bounds check for all (a vector is hundreds of them). */
+  float32s(values: ArrayLike<number>): void {
+    this.reserve(4 * values.length);
+    const view = this.view;
+    let at = this.length;
+    for (let i = 0; i < values.length; i++, at += 4) view.setFloat32(at, values[i]!);
+    this.length = at;
+  }
+
   setInt32At(offset: number, v: number): void {
     this.view.setInt32(offset, v);
   }
@@ -75,7 +86,7 @@ export class ByteWriter {
   /** UTF-8 bytes of `s`; returns how many were written. */
   utf8(s: string): number {
     this.reserve(s.length * 3);
-    const { written } = encoder.encodeInto(s, this.bytes.subarray(this.length));
+    const written = this.buffer.write(s, this.length, 'utf8');
     this.length += written;
     return written;
   }
@@ -92,6 +103,7 @@ export class ByteWriter {
     const out = Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.length);
     this.bytes = new Uint8Array(256);
     this.view = new DataView(this.bytes.buffer);
+    this.buffer = Buffer.from(this.bytes.buffer, 0, this.bytes.length);
     this.length = 0;
     return out;
   }
@@ -247,8 +259,7 @@ export class CopyWriter implements RowWriter {
     this.w.int32(4 + 4 * v.length);
     this.w.int16(v.length);
     this.w.int16(0);
-    this.w.reserve(4 * v.length);
-    for (let i = 0; i < v.length; i++) this.w.float32(v[i]!);
+    this.w.float32s(v);
   }
 
   /** The finished COPY data (the writer starts over, ready for the next batch). */
@@ -344,8 +355,7 @@ export class ArrayColumns implements RowWriter {
     w.int32(4 + 4 * v.length);
     w.int16(v.length);
     w.int16(0);
-    w.reserve(4 * v.length);
-    for (let i = 0; i < v.length; i++) w.float32(v[i]!);
+    w.float32s(v);
   }
 
   /** One Buffer per column: a one-dimensional array in binary format (array_recv). Call once. */

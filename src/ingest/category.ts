@@ -105,6 +105,22 @@ const NEGATIVE_VALUES = new Set(['no', 'none', 'false', '0']);
 /** Lower case, first part of a `;` list, spaces/dashes to `_`, then the global aliases. Null when empty. */
 export function normaliseCategory(value: string | null | undefined): string | null {
   if (value == null) return null;
+  // A load classifies every feature (twice, with its description): the same few hundred values
+  // (`yes`, `restaurant`, `residential`) come back thousands of times, so each is normalised once.
+  let normalised = normalisedValues.get(value);
+  if (normalised === undefined) {
+    normalised = normaliseUncached(value);
+    if (normalisedValues.size >= NORMALISED_VALUES_MAX) normalisedValues.clear();
+    normalisedValues.set(value, normalised);
+  }
+  return normalised;
+}
+
+/** Bounded: cleared when full, so a stream of distinct values cannot grow it. */
+const normalisedValues = new Map<string, string | null>();
+const NORMALISED_VALUES_MAX = 10_000;
+
+function normaliseUncached(value: string): string | null {
   const first = value.split(';')[0]!.trim().toLowerCase().replace(/[\s-]+/g, '_');
   if (first === '' || NEGATIVE_VALUES.has(first)) return null;
   return CATEGORY_ALIASES[first] ?? first;
@@ -118,14 +134,40 @@ export interface CategoryMatch {
   value: string;
 }
 
+/** Position of each rule's key in CATEGORY_RULES. */
+const RULE_INDEX: ReadonlyMap<string, number> = new Map(CATEGORY_RULES.map((rule, i) => [rule.key, i]));
+/** The feature's values of rule keys, by rule position: filled, read and cleared by classifyOsmTags. */
+const ruleValues: (string | undefined)[] = CATEGORY_RULES.map(() => undefined);
+
 /** Applies `CATEGORY_RULES` to OSM tags; null when none of the keys is present with a usable value. */
 export function classifyOsmTags(tags: Readonly<Record<string, string>>, kind: GeometryKind): CategoryMatch | null {
+  // One pass over the feature's few tags instead of looking up all 20 rule keys in them: a load
+  // classifies every feature two or three times (reader, description), over objects of many shapes.
+  let first = CATEGORY_RULES.length;
+  let last = -1;
+  for (const key in tags) {
+    const i = RULE_INDEX.get(key);
+    if (i === undefined) continue;
+    ruleValues[i] = tags[key];
+    if (i < first) first = i;
+    if (i > last) last = i;
+  }
+  try {
+    return matchRules(tags, kind, first, last);
+  } finally {
+    for (let i = first; i <= last; i++) ruleValues[i] = undefined;
+  }
+}
+
+/** The rules in order over `ruleValues` (set between `first` and `last`). */
+function matchRules(tags: Readonly<Record<string, string>>, kind: GeometryKind, first: number, last: number): CategoryMatch | null {
   let weakMatch: CategoryMatch | null = null;
   let inFallback = false;
-  for (const rule of CATEGORY_RULES) {
+  for (let i = 0; i < CATEGORY_RULES.length; i++) {
+    const rule = CATEGORY_RULES[i]!;
     if (rule.fallback) inFallback = true;
     if (weakMatch && inFallback) return weakMatch;
-    const raw = tags[rule.key];
+    const raw = i >= first && i <= last ? ruleValues[i] : undefined;
     if (raw === undefined) continue;
     const value = normaliseCategory(raw);
     if (value === null) continue;

@@ -52,22 +52,35 @@ function linesOf(g: PlaceGeometry): Ring[] {
   return [];
 }
 
-/** Calls `visit` for every vertex (no intermediate arrays: this runs for every feature of a load). */
-function forEachVertex(g: PlaceGeometry, visit: (x: number, y: number) => void): void {
+/** Whether `test` holds for every vertex (stops at the first that fails; no arrays or closures created per call). */
+function everyVertex(g: PlaceGeometry, test: (x: number, y: number) => boolean): boolean {
   switch (g.type) {
     case 'Point':
-      visit(g.coordinates[0], g.coordinates[1]);
-      return;
+      return test(g.coordinates[0], g.coordinates[1]);
     case 'MultiPoint':
     case 'LineString':
-      for (const p of g.coordinates) visit(p[0], p[1]);
-      return;
+      for (const p of g.coordinates) if (!test(p[0], p[1])) return false;
+      return true;
     case 'MultiLineString':
     case 'Polygon':
-      for (const part of g.coordinates) for (const p of part) visit(p[0], p[1]);
-      return;
+      for (const part of g.coordinates) for (const p of part) if (!test(p[0], p[1])) return false;
+      return true;
     case 'MultiPolygon':
-      for (const polygon of g.coordinates) for (const ring of polygon) for (const p of ring) visit(p[0], p[1]);
+      for (const polygon of g.coordinates) for (const ring of polygon) for (const p of ring) if (!test(p[0], p[1])) return false;
+      return true;
+  }
+}
+
+/** Grows `b` to cover the positions (a plain loop: bboxOf runs several times for every feature of a load). */
+function extend(b: Bbox, positions: readonly Position[]): void {
+  for (let i = 0; i < positions.length; i++) {
+    const p = positions[i]!;
+    const x = p[0];
+    const y = p[1];
+    if (x < b[0]) b[0] = x;
+    if (y < b[1]) b[1] = y;
+    if (x > b[2]) b[2] = x;
+    if (y > b[3]) b[3] = y;
   }
 }
 
@@ -77,12 +90,18 @@ export function bboxOf(g: PlaceGeometry): Bbox {
     return [x, y, x, y];
   }
   const b: Bbox = [Infinity, Infinity, -Infinity, -Infinity];
-  forEachVertex(g, (x, y) => {
-    if (x < b[0]) b[0] = x;
-    if (y < b[1]) b[1] = y;
-    if (x > b[2]) b[2] = x;
-    if (y > b[3]) b[3] = y;
-  });
+  switch (g.type) {
+    case 'MultiPoint':
+    case 'LineString':
+      extend(b, g.coordinates);
+      break;
+    case 'MultiLineString':
+    case 'Polygon':
+      for (const part of g.coordinates) extend(b, part);
+      break;
+    case 'MultiPolygon':
+      for (const polygon of g.coordinates) for (const ring of polygon) extend(b, ring);
+  }
   return b;
 }
 
@@ -153,8 +172,12 @@ class Grid {
 
   constructor(private readonly cell: number) {}
 
+  /**
+   * 15 bits of each cell number: the key stays a small integer (no boxed double per lookup). Cells 32,768
+   * apart share a key; that only adds candidates, which every caller measures exactly anyway.
+   */
   private static key(ix: number, iy: number): number {
-    return (ix + 2_000_000) * 4_000_000 + (iy + 2_000_000);
+    return ((ix & 0x7fff) << 15) | (iy & 0x7fff);
   }
 
   add(item: number, minX: number, minY: number, maxX: number, maxY: number): void {
@@ -317,13 +340,9 @@ export class ContextIndex {
       const b = area.bbox;
       if (minX < b[0] || minY < b[1] || maxX > b[2] || maxY > b[3]) continue;
       for (const rings of area.polygons) {
-        let inside = true;
-        if (g.type === 'Point') inside = inPolygon(g.coordinates[0], g.coordinates[1], rings);
-        else {
-          forEachVertex(g, (x, y) => {
-            if (inside && !inPolygon(x, y, rings)) inside = false;
-          });
-        }
+        const inside = g.type === 'Point'
+          ? inPolygon(g.coordinates[0], g.coordinates[1], rings)
+          : everyVertex(g, (x, y) => inPolygon(x, y, rings));
         if (inside) {
           best = area;
           break;
@@ -344,17 +363,13 @@ export class ContextIndex {
     const ky = METRES_PER_DEGREE;
     const dx = STREET_DISTANCE_M / kx;
     const dy = STREET_DISTANCE_M / ky;
-    // The place as segments in that projection (a point is a segment of length 0).
-    const own: number[] = [];
-    if (isPoint) {
-      forEachVertex(g, (x, y) => own.push((x - minX) * kx, (y - minY) * ky, (x - minX) * kx, (y - minY) * ky));
-    } else {
-      for (const ring of linesOf(g)) {
-        for (let i = 0; i + 1 < ring.length; i++) {
-          own.push((ring[i]![0] - minX) * kx, (ring[i]![1] - minY) * ky, (ring[i + 1]![0] - minX) * kx, (ring[i + 1]![1] - minY) * ky);
-        }
-      }
-    }
+    // The place as segments in that projection (a point is a segment of length 0), in a buffer reused
+    // across calls: this runs for about half the features of a load.
+    const own = ownSegments(g, isPoint, minX, minY, kx, ky);
+    const n = ownLength;
+    // The place's bbox in the projection is [0, w] x [0, h].
+    const w = (maxX - minX) * kx;
+    const h = (maxY - minY) * ky;
     let bestD2 = STREET_DISTANCE_M * STREET_DISTANCE_M;
     let best: string | undefined;
     const s = this.segments;
@@ -364,8 +379,14 @@ export class ContextIndex {
       const qay = (s[o + 1]! - minY) * ky;
       const qbx = (s[o + 2]! - minX) * kx;
       const qby = (s[o + 3]! - minY) * ky;
+      // The distance between the two bboxes is a lower bound of the segment's distance: most candidates
+      // of the grid cells are farther than the best so far and need no exact distance. The margin
+      // (1 mm², far above rounding) keeps every candidate that could tie, so the result is unchanged.
+      const gx = Math.max(0, Math.min(qax, qbx) - w, -Math.max(qax, qbx));
+      const gy = Math.max(0, Math.min(qay, qby) - h, -Math.max(qay, qby));
+      if (gx * gx + gy * gy > bestD2 + 1e-6) continue;
       let d2 = Infinity;
-      for (let e = 0; e < own.length && d2 > 0; e += 4) {
+      for (let e = 0; e < n && d2 > 0; e += 4) {
         const d = isPoint
           ? pointSegment2(own[e]!, own[e + 1]!, qax, qay, qbx, qby)
           : segmentDistance2(own[e]!, own[e + 1]!, own[e + 2]!, own[e + 3]!, qax, qay, qbx, qby);
@@ -397,6 +418,49 @@ export class ContextIndex {
     }
     return context;
   }
+}
+
+/** Reused by ownSegments; `ownLength` numbers of it are valid after a call. */
+let ownBuffer = new Float64Array(256);
+let ownLength = 0;
+
+function ownPush(ax: number, ay: number, bx: number, by: number): void {
+  if (ownLength + 4 > ownBuffer.length) {
+    const grown = new Float64Array(ownBuffer.length * 2);
+    grown.set(ownBuffer);
+    ownBuffer = grown;
+  }
+  ownBuffer[ownLength++] = ax;
+  ownBuffer[ownLength++] = ay;
+  ownBuffer[ownLength++] = bx;
+  ownBuffer[ownLength++] = by;
+}
+
+/**
+ * The segments of a point (each vertex a segment of length 0) or of an area's rings, projected around
+ * (minX, minY), as flat (ax, ay, bx, by) in the shared buffer; valid until the next call.
+ */
+function ownSegments(g: PlaceGeometry, isPoint: boolean, minX: number, minY: number, kx: number, ky: number): Float64Array {
+  ownLength = 0;
+  if (g.type === 'Point') {
+    const x = (g.coordinates[0] - minX) * kx;
+    const y = (g.coordinates[1] - minY) * ky;
+    ownPush(x, y, x, y);
+  } else if (isPoint) {
+    everyVertex(g, (px, py) => {
+      const x = (px - minX) * kx;
+      const y = (py - minY) * ky;
+      ownPush(x, y, x, y);
+      return true;
+    });
+  } else {
+    for (const ring of linesOf(g)) {
+      for (let i = 0; i + 1 < ring.length; i++) {
+        ownPush((ring[i]![0] - minX) * kx, (ring[i]![1] - minY) * ky, (ring[i + 1]![0] - minX) * kx, (ring[i + 1]![1] - minY) * ky);
+      }
+    }
+  }
+  return ownBuffer;
 }
 
 function inPolygon(x: number, y: number, rings: Float64Array[]): boolean {

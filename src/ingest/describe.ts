@@ -149,6 +149,8 @@ function locationPhrase(tags: Readonly<Record<string, string>>, context: Describ
 }
 
 function otherNames(tags: Readonly<Record<string, string>>, name: string | null): string[] {
+  // Most places have none of these keys: no set and no lists to build for them.
+  if (tags.official_name === undefined && tags.alt_name === undefined && tags.short_name === undefined) return [];
   const seen = new Set([name?.toLowerCase()]);
   const out: string[] = [];
   for (const key of ['official_name', 'alt_name', 'short_name']) {

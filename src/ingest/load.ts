@@ -339,9 +339,17 @@ class Loader {
 
   private noteWaiting(g: PlaceGeometry): void {
     this.waitingCount++;
-    const [x0, y0, x1, y1] = bboxOf(g);
+    const box = bboxOf(g);
     const b = this.waitingBox;
-    this.waitingBox = b ? [Math.min(b[0], x0), Math.min(b[1], y0), Math.max(b[2], x1), Math.max(b[3], y1)] : [x0, y0, x1, y1];
+    if (!b) {
+      this.waitingBox = box;
+      return;
+    }
+    // In place: this runs for about half the features of a load.
+    b[0] = Math.min(b[0], box[0]);
+    b[1] = Math.min(b[1], box[1]);
+    b[2] = Math.max(b[2], box[2]);
+    b[3] = Math.max(b[3], box[3]);
   }
 
   /**

@@ -357,12 +357,16 @@ export async function* readOsmPbf(path: string, opts: OsmReadOptions = {}): Asyn
   const warn = (location: string, problem: string) => opts.onWarning?.(new IngestError(path, location, problem));
   if (!existsSync(path)) throw new IngestError(path, 'file', 'file does not exist');
 
-  // Where a broken file broke: the data block in pass 1 (elements are not decoded there), else the last element.
+  // Where a broken file broke: the data block in pass 1 (elements are not decoded there), else the last
+  // element. The element's name is only built when needed: pass 2 visits every node of the file.
   let where = 'file header';
+  let lastType: OsmEntity['type'] | null = null;
+  let lastId = 0;
   const fail = (e: unknown): never => {
     if (e instanceof IngestError) throw e;
     const why = e instanceof Error ? e.message : String(e);
-    throw new IngestError(path, where, `cannot read the PBF data (${why}); the file is truncated, corrupt or not OSM PBF`);
+    const location = lastType === null ? where : `after ${lastType}/${lastId}`;
+    throw new IngestError(path, location, `cannot read the PBF data (${why}); the file is truncated, corrupt or not OSM PBF`);
   };
 
   // Pass 1: which ways do tagged area relations need, and how often (so each can be dropped after its last use).
@@ -383,7 +387,6 @@ export async function* readOsmPbf(path: string, opts: OsmReadOptions = {}): Asyn
   const memberWays = new Map<number, WayPath>();
   let phase: 'node' | 'way' | 'relation' = 'node';
   const order = { node: 0, way: 1, relation: 2 } as const;
-  let last = 'file header';
 
   try {
     for await (const batch of batches(path, { withTags: true }, opts.onBytes)) {
@@ -397,21 +400,22 @@ export async function* readOsmPbf(path: string, opts: OsmReadOptions = {}): Asyn
           // Relations only need the member ways: the node index can go.
           if (phase === 'relation') nodes = null;
         }
-        last = `${e.type}/${e.id}`;
-        where = `after ${last}`;
+        lastType = e.type;
+        lastId = e.id;
 
         if (e.type === 'node') {
           stats.nodes++;
           nodes!.add(e.id, e.lon, e.lat);
           if (hasFeatureTags(e.tags)) {
             stats.points++;
-            yield makeFeature(source, last, e.tags!, { type: 'Point', coordinates: roundPos(e.lon, e.lat) }, describe);
+            yield makeFeature(source, `node/${e.id}`, e.tags!, { type: 'Point', coordinates: roundPos(e.lon, e.lat) }, describe);
           }
         } else if (e.type === 'way') {
           stats.ways++;
           const tagged = hasFeatureTags(e.tags);
           const uses = memberUses.get(e.id);
           if (!tagged && !uses) continue;
+          const last = `way/${e.id}`;
           const resolved = resolveWay(e, nodes!);
           if (resolved.missing > 0) {
             stats.missingNodeRefs += resolved.missing;
@@ -434,6 +438,7 @@ export async function* readOsmPbf(path: string, opts: OsmReadOptions = {}): Asyn
             stats.untaggedAreaRelations++;
             continue;
           }
+          const last = `relation/${e.id}`;
           const result = assembleRelation(e, memberWays);
           // Release member ways this relation was the last user of.
           for (const m of e.members) {
