@@ -282,7 +282,7 @@ describe.skipIf(!hasNycData || !hasChromium)(`web explorer in headless Chromium 
     expect(await page.isVisible('#sql')).toBe(false);
     await page.click('#sql-title');
     expect(await page.isVisible('#sql')).toBe(true);
-    expect(await page.textContent('#sql')).toContain('ST_Distance(p.geog');
+    expect(await page.textContent('#sql')).toContain('ST_Distance(ST_Affine(p.geom');
     expect(await page.textContent('#sql-parameters')).toContain('$1 = ');
 
     // Phone width: one column, the map still there with its markers.
