@@ -84,9 +84,10 @@ export const NEAREST_SEMANTIC_M = 1000;
 /** A line's window is a chain of boxes of about this length (fewer, longer ones past MAX_CORRIDOR_BOXES). */
 const CORRIDOR_BOX_M = 250;
 const MAX_CORRIDOR_BOXES = 24;
-/** Windows up to this size (metres, either side) are measured in a local planar frame (see the module comment). */
+/** Windows up to this size (metres, either side; less the farther from the equator, see planarFrame) are measured in a local planar frame. */
 const PLANAR_FRAME_MAX_M = 40_000;
 const PLANAR_FRAME_MAX_LAT = 70;
+const PLANAR_FRAME_MAX_ERROR = 0.002;
 /** Metres per degree on PostGIS's sphere (radius 6,371,008.8 m). */
 const SPHERE_METRES_PER_DEGREE = (6_371_008.8 * Math.PI) / 180;
 
@@ -260,7 +261,12 @@ export function planarFrame(boxes: Envelope[]): { kx: number; ky: number } | nul
   const mid = (y0 + y1) / 2;
   const kx = Math.cos((mid * Math.PI) / 180) * SPHERE_METRES_PER_DEGREE;
   const spanM = Math.max((x1 - x0) * kx, (y1 - y0) * SPHERE_METRES_PER_DEGREE);
-  if (Math.abs(y0) > PLANAR_FRAME_MAX_LAT || Math.abs(y1) > PLANAR_FRAME_MAX_LAT || spanM > 2 * PLANAR_FRAME_MAX_M) return null;
+  const poleward = Math.max(Math.abs(y0), Math.abs(y1));
+  if (poleward > PLANAR_FRAME_MAX_LAT || spanM > 2 * PLANAR_FRAME_MAX_M) return null;
+  // East-west metres are scaled by the cosine of the middle latitude: off by about tan(lat) x the latitude
+  // difference (radians) at the window's north and south ends.
+  const scaleError = Math.tan((poleward * Math.PI) / 180) * (((y1 - y0) / 2) * (Math.PI / 180));
+  if (scaleError > PLANAR_FRAME_MAX_ERROR) return null;
   return { kx, ky: SPHERE_METRES_PER_DEGREE };
 }
 

@@ -152,5 +152,8 @@ describe('windows', () => {
     expect(planarFrame([expandedEnvelope({ type: 'Point', coordinates: [-73.98, 40.75] }, 3000)])).not.toBeNull();
     expect(planarFrame([expandedEnvelope({ type: 'Point', coordinates: [4.83, 45.76] }, 300_000)])).toBeNull();
     expect(planarFrame([expandedEnvelope({ type: 'Point', coordinates: [15.6, 78.2] }, 1000)])).toBeNull();
+    // At New York's latitude the cosine scale is off by 0.2 % about 15 km north or south of the middle.
+    expect(planarFrame([expandedEnvelope({ type: 'Point', coordinates: [-73.98, 40.75] }, 10_000)])).not.toBeNull();
+    expect(planarFrame([expandedEnvelope({ type: 'Point', coordinates: [-73.98, 40.75] }, 20_000)])).toBeNull();
   });
 });
