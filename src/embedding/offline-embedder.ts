@@ -2,6 +2,7 @@ import type { Concept } from '../lexicon/types.ts';
 import { compileConcepts, type ConceptMatcher, type ConceptMatches } from './concept-matcher.ts';
 import type { Embedder } from './embedder.ts';
 import { fmix32, hashRange, hashString } from './hashing.ts';
+import { memoizeBounded } from '../memo.ts';
 import { analyse, stem, type WordToken } from './text.ts';
 import { blankTextVector, l2NormaliseInPlace } from './vector.ts';
 
@@ -106,20 +107,11 @@ function charNgramHashes(surface: string): Uint32Array {
   return hashes;
 }
 
-/**
- * The same words come back in text after text of a bulk import: their n-gram hashes are computed once.
- * Bounded: cleared when full, so an endless stream of new words cannot grow it.
- */
-const ngramCache = new Map<string, Uint32Array>();
-const NGRAM_CACHE_MAX = 50_000;
+/** The same words come back in text after text of a bulk import: their n-gram hashes are computed once. */
+const charNgramHashesOnce = memoizeBounded(charNgramHashes, 50_000);
 
 function addCharNgrams(vector: Float64Array, surface: string, weight: number): void {
-  let hashes = ngramCache.get(surface);
-  if (hashes === undefined) {
-    hashes = charNgramHashes(surface);
-    if (ngramCache.size >= NGRAM_CACHE_MAX) ngramCache.clear();
-    ngramCache.set(surface, hashes);
-  }
+  const hashes = charNgramHashesOnce(surface);
   const count = hashes.length;
   if (count === 0) return;
   // Dividing by √count gives every word's n-gram block the same norm whatever the word's length.

@@ -1,3 +1,5 @@
+import { memoizeBounded } from '../memo.ts';
+
 /**
  * Text analysis for the offline embedder: normalisation, tokenisation, light English stemming and
  * stop-word removal. Everything here is pure and deterministic, because a stored vector is only
@@ -161,20 +163,11 @@ function americanise(w: string): string {
  * Only plain ASCII words of 4+ letters are stemmed; other scripts and codes (b04, 36th) stay as they are.
  */
 export function stem(word: string): string {
-  if (word.length < 4) return word;
-  // The same words come back in text after text (a bulk import embeds thousands): stem each once.
-  let stemmed = stemCache.get(word);
-  if (stemmed === undefined) {
-    stemmed = stemUncached(word);
-    if (stemCache.size >= STEM_CACHE_MAX) stemCache.clear();
-    stemCache.set(word, stemmed);
-  }
-  return stemmed;
+  return word.length < 4 ? word : stemOnce(word);
 }
 
-/** Bounded: cleared when full, so an endless stream of new words cannot grow it. */
-const stemCache = new Map<string, string>();
-const STEM_CACHE_MAX = 50_000;
+// The same words come back in text after text (a bulk import embeds thousands): stem each once.
+const stemOnce = memoizeBounded(stemUncached, 50_000);
 
 function stemUncached(word: string): string {
   if (!ASCII_WORD_RE.test(word)) return word;

@@ -1,3 +1,5 @@
+import { memoizeBounded } from '../memo.ts';
+
 /**
  * THE category table: how OSM tags (and other sources' type fields) become one normalised category.
  *
@@ -104,21 +106,12 @@ const NEGATIVE_VALUES = new Set(['no', 'none', 'false', '0']);
 
 /** Lower case, first part of a `;` list, spaces/dashes to `_`, then the global aliases. Null when empty. */
 export function normaliseCategory(value: string | null | undefined): string | null {
-  if (value == null) return null;
-  // A load classifies every feature (twice, with its description): the same few hundred values
-  // (`yes`, `restaurant`, `residential`) come back thousands of times, so each is normalised once.
-  let normalised = normalisedValues.get(value);
-  if (normalised === undefined) {
-    normalised = normaliseUncached(value);
-    if (normalisedValues.size >= NORMALISED_VALUES_MAX) normalisedValues.clear();
-    normalisedValues.set(value, normalised);
-  }
-  return normalised;
+  return value == null ? null : normaliseOnce(value);
 }
 
-/** Bounded: cleared when full, so a stream of distinct values cannot grow it. */
-const normalisedValues = new Map<string, string | null>();
-const NORMALISED_VALUES_MAX = 10_000;
+// A load classifies every feature (twice, with its description): the same few hundred values
+// (`yes`, `restaurant`, `residential`) come back thousands of times, so each is normalised once.
+const normaliseOnce = memoizeBounded(normaliseUncached, 10_000);
 
 function normaliseUncached(value: string): string | null {
   const first = value.split(';')[0]!.trim().toLowerCase().replace(/[\s-]+/g, '_');
