@@ -8,6 +8,7 @@ import * as memorySopAuthor from './0006_memory_sop_author.ts';
 import * as candidateIndexes from './0007_candidate_indexes.ts';
 import * as placeNamesIndex from './0008_place_names_index.ts';
 import * as storedTagTokens from './0009_stored_tag_tokens.ts';
+import * as candidateTagTokens from './0010_candidate_tag_tokens.ts';
 
 /** Every migration, by name in order. A static list: no file-system scan, the same in every runner. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007_candidate_indexes': candidateIndexes,
   '0008_place_names_index': placeNamesIndex,
   '0009_stored_tag_tokens': storedTagTokens,
+  '0010_candidate_tag_tokens': candidateTagTokens,
 };

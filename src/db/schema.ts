@@ -12,7 +12,7 @@ export interface PlacesTable {
   geom: ColumnType<unknown, string, string>;
   geog: ColumnType<unknown, never, never>;
   /** Generated from tags (migration 0009): the `key=value` tokens the tag index covers. */
-  tag_tokens: ColumnType<string[], never, never>;
+  tag_tokens: ColumnType<string[] | null, never, never>;
   embedding: ColumnType<string | null, string | null, string | null>;
   embedding_model: string | null;
   updated_at: ColumnType<Date, never, string>;

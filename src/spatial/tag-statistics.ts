@@ -10,6 +10,8 @@ import type { Db } from '../db/database.ts';
  */
 export interface TargetStatistics {
   places: number;
+  /** Places with tag tokens: the candidates (migration 0010); token shares are of these. */
+  tokenPlaces: number;
   tokenShares: Map<string, number>;
   /** Share below which a token is not listed (the least common listed one). */
   tokenFloor: number;
@@ -30,8 +32,8 @@ export function targetStatistics(db: Db, now = Date.now()): Promise<TargetStatis
 }
 
 async function readStatistics(db: Db): Promise<TargetStatistics | null> {
-  const { rows } = await sql<{ attname: string; vals: string[] | null; freqs: number[] | null; places: number }>`
-    SELECT s.attname,
+  const { rows } = await sql<{ attname: string; vals: string[] | null; freqs: number[] | null; places: number; nullShare: number }>`
+    SELECT s.attname, s.null_frac::float8 AS "nullShare",
            CASE s.attname WHEN 'tag_tokens' THEN s.most_common_elems::text::text[] ELSE s.most_common_vals::text::text[] END AS vals,
            CASE s.attname WHEN 'tag_tokens' THEN s.most_common_elem_freqs ELSE s.most_common_freqs END AS freqs,
            c.reltuples::float8 AS places
@@ -47,6 +49,7 @@ async function readStatistics(db: Db): Promise<TargetStatistics | null> {
   const categoryFreqs = (categories?.freqs ?? []).map(Number);
   return {
     places: tokens.places,
+    tokenPlaces: tokens.places * (1 - tokens.nullShare),
     tokenShares: shares(tokens.vals, tokens.freqs),
     tokenFloor: Number(tokens.freqs[tokens.vals.length]),
     categoryShares: shares(categories?.vals, categories?.freqs),
@@ -56,10 +59,11 @@ async function readStatistics(db: Db): Promise<TargetStatistics | null> {
 
 /**
  * Places of the whole table matching any of the tokens or categories: a listed one by its frequency, one
- * not listed by half the least common listed frequency (as PostgreSQL's own array estimate does).
+ * not listed by half the least common listed frequency (as PostgreSQL's own array estimate does). Token
+ * frequencies are of the rows with tokens (PostgreSQL leaves the NULLs out), category ones of all rows.
  */
 export function estimatedMatches(statistics: TargetStatistics, tokens: string[], categories: string[]): number {
   const tokenShare = tokens.reduce((sum, t) => sum + (statistics.tokenShares.get(t) ?? statistics.tokenFloor / 2), 0);
   const categoryShare = categories.reduce((sum, c) => sum + (statistics.categoryShares.get(c) ?? statistics.categoryFloor / 2), 0);
-  return Math.min(1, tokenShare + categoryShare) * statistics.places;
+  return Math.min(statistics.places, Math.min(1, tokenShare) * statistics.tokenPlaces + Math.min(1, categoryShare) * statistics.places);
 }

@@ -67,4 +67,26 @@ describe(`database (${testMode} mode)`, () => {
     await sql`RESET enable_seqscan`.execute(database.db);
     expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toContain('places_embedding_idx');
   });
+  it('stores the tag tokens of a place: key=value per value of a ;-list, key=* unless the value is no/none', async () => {
+    // The expected tokens are those of the first, set-based SQL definition (migration 0007), which the
+    // PL/pgSQL one of migration 0010 must reproduce token for token.
+    const cases: [Record<string, unknown>, string[]][] = [
+      [{}, []],
+      [{ amenity: 'restaurant', cuisine: 'steak_house' }, ['amenity=restaurant', 'amenity=*', 'cuisine=steak_house', 'cuisine=*']],
+      [{ cuisine: 'donut; coffee_shop' }, ['cuisine=donut', 'cuisine=coffee_shop', 'cuisine=*']],
+      [{ a: 'x ;y; ' }, ['a=x', 'a=y', 'a=', 'a=*']],
+      [{ a: ';' }, ['a=', 'a=', 'a=*']],
+      [{ wheelchair: 'no' }, ['wheelchair=no']],
+      [{ fee: 'none' }, ['fee=none']],
+      [{ a: ' no ' }, ['a=no', 'a=*']],
+      [{ a: 'no;yes' }, ['a=no', 'a=yes', 'a=*']],
+      [{ a: '' }, ['a=', 'a=*']],
+      [{ a: null }, ['a=*']],
+      [{ n: 1, b: true }, ['b=true', 'b=*', 'n=1', 'n=*']],
+    ];
+    for (const [tags, expected] of cases) {
+      const { rows } = await sql<{ tokens: string[] }>`SELECT place_tag_tokens(${JSON.stringify(tags)}::jsonb) AS tokens`.execute(database.db);
+      expect(rows[0]!.tokens, JSON.stringify(tags)).toEqual(expected);
+    }
+  });
 });
