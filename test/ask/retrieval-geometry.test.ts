@@ -40,7 +40,7 @@ async function semanticPoolRows(db: TestDatabase['db'], question: string): Promi
   const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan: PlanNode }[];
   let sorted = -1;
   const visit = (node: PlanNode) => {
-    if (node['Node Type'] === 'Sort' && node['Sort Key']?.some((k) => /^\(*p(_\d+)?\.embedding <=>/.test(k))) sorted = node['Actual Rows'];
+    if (node['Node Type'] === 'Sort' && node['Sort Key']?.some((k) => /^\(*(p(_\d+)?|s)\.embedding <=>/.test(k))) sorted = node['Actual Rows'];
     node.Plans?.forEach(visit);
   };
   visit(plan[0]!.Plan);
