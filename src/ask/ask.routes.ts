@@ -4,7 +4,7 @@ import type { Embedder } from '../embedding/embedder.ts';
 import { createRouter } from '../http/openapi-app.ts';
 import type { Logger } from '../log.ts';
 import type { LlmPlanner } from '../planning/llm-planner.ts';
-import { parseToolRequest } from '../tools/request.ts';
+import { asksForProcessing } from '../tools/request.ts';
 import { searchTools } from '../tools/search.ts';
 import { ask } from './ask.ts';
 
@@ -96,9 +96,9 @@ export function askRoutes(deps: { db: Db; embedder: Embedder; llm?: LlmPlanner; 
  */
 async function recommendTools(deps: { db: Db; embedder: Embedder; log?: Logger }, question: string) {
   try {
-    // Parsing alone tells (the search parses the same way): most questions ask for no EO processing, and
-    // a search they do not need cost as much as the rest of the answer under load.
-    if (parseToolRequest(question).taskTypes.length === 0) return { tools: [] };
+    // The request's task types alone tell (the search reads them the same way): most questions ask for no
+    // EO processing, and a search they do not need cost as much as the rest of the answer under load.
+    if (!asksForProcessing(question)) return { tools: [] };
     const found = await searchTools(deps.db, deps.embedder, { query: question, k: ANSWER_TOOLS });
     if (found.parsed.taskTypes.length === 0) return { tools: [] };
     return { tools: found.tools, ...(found.workflow ? { workflow: found.workflow } : {}) };

@@ -4,7 +4,13 @@ import type { Embedder } from './embedder.ts';
 
 /** pgvector's text form, with 6 significant digits: enough for cosine ranking, a third of the bytes. */
 export function toVectorLiteral(vector: readonly number[]): string {
-  return `[${vector.map((v) => Number(v.toPrecision(6))).join(',')}]`;
+  let literal = '[';
+  for (let i = 0; i < vector.length; i++) {
+    const v = vector[i]!;
+    // Most components of an offline vector are 0 (hashed n-grams): skip the number formatting for them.
+    literal += (i === 0 ? '' : ',') + (v === 0 ? '0' : String(Number(v.toPrecision(6))));
+  }
+  return `${literal}]`;
 }
 
 /** Raised when stored vectors come from another model than the configured one: comparing them is meaningless. */

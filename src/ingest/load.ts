@@ -181,7 +181,9 @@ export async function loadPlaces(
 
     progress('indexing');
     if (vectorIndexDropped) {
-      await sql`SET LOCAL maintenance_work_mem = '256MB'`.execute(trx);
+      // pgvector builds the HNSW graph in this memory; past it, the build goes on much slower. Measured at 1M
+      // places (204,000 vectors, a 323 MB index): 30 s with 256 MB, 15 s with 1 GB. PGlite's WASM heap keeps 256 MB.
+      await sql`SET LOCAL maintenance_work_mem = ${sql.lit(embedded ? '256MB' : '1GB')}`.execute(trx);
       for (const definition of droppedIndexes) await sql.raw(definition).execute(trx);
       lap('indexes');
       await sql`${sql.raw(PLACES_HNSW_INDEX)}`.execute(trx);

@@ -628,6 +628,11 @@ function subTasksOf(query: string, sharedWords: string): SubTask[] {
   });
 }
 
+/** Whether a text asks for EO processing (a task type is read): the first step of parseToolRequest alone. */
+export function asksForProcessing(query: string): boolean {
+  return textFacts(query).taskTypes.length > 0;
+}
+
 /** Parses a tool request; `context` is what the client says about its data (it wins over the text). */
 export function parseToolRequest(query: string, context: RequestContext = {}): ParsedRequest {
   const facts = textFacts(query);
