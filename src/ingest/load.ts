@@ -181,11 +181,11 @@ export async function loadPlaces(
 
     progress('indexing');
     if (vectorIndexDropped) {
-      // pgvector builds the HNSW graph in this memory; past it, the build goes on much slower. Measured at 1M
-      // places (204,000 vectors, a 323 MB index): 30 s with 256 MB, 15 s with 1 GB. PGlite's WASM heap keeps 256 MB.
-      await sql`SET LOCAL maintenance_work_mem = ${sql.lit(embedded ? '256MB' : '1GB')}`.execute(trx);
+      await sql`SET LOCAL maintenance_work_mem = '256MB'`.execute(trx);
       for (const definition of droppedIndexes) await sql.raw(definition).execute(trx);
       lap('indexes');
+      const memoryMB = hnswBuildMemoryMB(existing + loader.vectors, embedder.dimension, embedded);
+      await sql`SET LOCAL maintenance_work_mem = ${sql.lit(`${memoryMB}MB`)}`.execute(trx);
       await sql`${sql.raw(PLACES_HNSW_INDEX)}`.execute(trx);
     }
     lap('vectorIndex');
@@ -209,6 +209,18 @@ export async function loadPlaces(
   lap('commit');
   report.ms = Math.round(performance.now() - started);
   return report;
+}
+
+/**
+ * maintenance_work_mem for building the HNSW index over about `vectors` vectors. pgvector builds the graph in
+ * this memory and goes on much slower past it: at 1M places (204,000 vectors) the build took 30 s with 256 MB,
+ * 15 s with 1 GB; 256 MB held ~134,000 vectors of 384 dimensions (~1.95 KB each). More than needed costs
+ * too (a parallel build sets the whole area up: Midtown's 9,725 vectors 0.5 s with 64-256 MB, 0.8-0.9 s
+ * with 1 GB), so: the estimate with a 25 % margin, at least 64 MB, at most 2 GB (PGlite's WASM heap: 256 MB).
+ */
+export function hnswBuildMemoryMB(vectors: number, dimension: number, embedded: boolean): number {
+  const estimate = Math.ceil((vectors * (dimension * 4 + 400) * 1.25) / 2 ** 20);
+  return Math.min(embedded ? 256 : 2048, Math.max(64, estimate));
 }
 
 /**
@@ -263,6 +275,8 @@ class Loader {
   /** Part of the plane whose neighbourhood polygons have been read from the table. */
   private covered: [number, number, number, number] | null = null;
   private waitingCount = 0;
+  /** Vectors written by this load (for the HNSW build's memory). */
+  vectors = 0;
   private waitingBox: [number, number, number, number] | null = null;
   /** Server mode: type OIDs of the extension types, for binary array parameters. */
   private oids: { geometry: number; vector: number } | null = null;
@@ -335,6 +349,7 @@ class Loader {
     t = performance.now();
     const vectors = await this.embedder.embed(toEmbed.map((r) => embeddingText({ name: r.feature.name, description: r.description })));
     toEmbed.forEach((r, i) => (r.vector = vectors[i]!));
+    this.vectors += toEmbed.length;
     this.time('stream.embed', t);
     return prepared;
   }
@@ -509,6 +524,7 @@ class Loader {
         t = performance.now();
         const named = out.filter((o) => o.text !== null);
         const vectors = await this.embedder.embed(named.map((o) => o.text!));
+        this.vectors += named.length;
         const vectorOf = new Map(named.map((o, i) => [o, vectors[i]!]));
         this.time('deferred.embed', t);
 
