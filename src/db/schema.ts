@@ -11,7 +11,7 @@ export interface PlacesTable {
   description: string;
   geom: ColumnType<unknown, string, string>;
   geog: ColumnType<unknown, never, never>;
-  /** Generated from tags (migration 0009): the `key=value` tokens the tag index covers. */
+  /** Generated from tags for the candidates, NULL for other rows (migrations 0009, 0010): the `key=value` tokens the tag index covers. */
   tag_tokens: ColumnType<string[] | null, never, never>;
   embedding: ColumnType<string | null, string | null, string | null>;
   embedding_model: string | null;
