@@ -24,12 +24,7 @@ import { grantReaderSql } from '../src/db/readonly-role.ts';
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`
     CREATE FUNCTION place_tag_tokens(tags jsonb) RETURNS text[]
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-      SELECT coalesce(array_agg(e.key || '=' || part), '{}')
-      FROM jsonb_each_text(tags) AS e,
-           unnest(CASE WHEN e.value IN ('no', 'none') THEN regexp_split_to_array(trim(e.value), '\\s*;\\s*')
-                       ELSE regexp_split_to_array(trim(e.value), '\\s*;\\s*') || '*'::text END) AS part
-    $$`.execute(db);
+${sql.raw(SET_BASED_TAG_TOKENS)}`.execute(db);
   await sql`
     CREATE INDEX places_candidate_geom_idx ON places USING gist (geom)
     WHERE name IS NOT NULL AND coalesce(category, '') <> 'street'`.execute(db);
@@ -62,3 +57,11 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`DROP INDEX IF EXISTS places_candidate_geom_idx`.execute(db);
   await sql`DROP FUNCTION IF EXISTS place_tag_tokens(jsonb)`.execute(db);
 }
+
+/** The first definition of place_tag_tokens (after its signature); migration 0010 restores it on the way down. */
+export const SET_BASED_TAG_TOKENS = `    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+      SELECT coalesce(array_agg(e.key || '=' || part), '{}')
+      FROM jsonb_each_text(tags) AS e,
+           unnest(CASE WHEN e.value IN ('no', 'none') THEN regexp_split_to_array(trim(e.value), '\\s*;\\s*')
+                       ELSE regexp_split_to_array(trim(e.value), '\\s*;\\s*') || '*'::text END) AS part
+    $$`;

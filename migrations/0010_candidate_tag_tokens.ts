@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { SET_BASED_TAG_TOKENS } from './0007_candidate_indexes.ts';
 
 /**
  * Cheaper stored tag tokens (migration 0009), which were more than half of the database's work per inserted
@@ -50,12 +51,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`
     CREATE OR REPLACE FUNCTION place_tag_tokens(tags jsonb) RETURNS text[]
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-      SELECT coalesce(array_agg(e.key || '=' || part), '{}')
-      FROM jsonb_each_text(tags) AS e,
-           unnest(CASE WHEN e.value IN ('no', 'none') THEN regexp_split_to_array(trim(e.value), '\\s*;\\s*')
-                       ELSE regexp_split_to_array(trim(e.value), '\\s*;\\s*') || '*'::text END) AS part
-    $$`.execute(db);
+${sql.raw(SET_BASED_TAG_TOKENS)}`.execute(db);
   await storeTagTokens(db, sql`place_tag_tokens(tags)`);
 }
 

@@ -85,14 +85,14 @@ export const TAGGED_ENOUGH = 25;
 export const RARE_TARGET_MATCHES = 10_000;
 /**
  * How far from the reference the semantic pool of a nearest question looks (its tagged and spatial pools
- * look NEAREST_WINDOW_M): every vector in the window is compared, and 3 km of Midtown hold 7,700 of them.
+ * look NEAREST_WINDOW_M; 3 km of Midtown hold 7,700 places): among its SEMANTIC_REACH nearest places.
  */
 export const NEAREST_SEMANTIC_M = 1000;
 /** A line's window is a chain of boxes of about this length (fewer, longer ones past MAX_CORRIDOR_BOXES). */
 const CORRIDOR_BOX_M = 250;
+const MAX_CORRIDOR_BOXES = 24;
 /** Simplification of a reference line or outline for ordering pools (degrees: 1.1 m of latitude). */
 const ORDER_TOLERANCE_DEG = 0.00001;
-const MAX_CORRIDOR_BOXES = 24;
 /** Windows up to this size (metres, either side; less the farther from the equator, see planarFrame) are measured in a local planar frame. */
 const PLANAR_FRAME_MAX_M = 40_000;
 const PLANAR_FRAME_MAX_LAT = 70;
@@ -370,20 +370,22 @@ export function buildRetrievalQuery(input: RetrieveInput) {
   const tagMatch = tagMatchSql(plan);
   const hasNearest = plan.constraints.some((c) => c.fn === 'nearest');
   const near = geometryParam(geometries[driver]!);
+  const driverIsLine = lineParts(geometries[driver]!).length > 0;
+  const driverIsArea = isArea(geometries[driver]!);
   // For ordering pools only (the measured distances use the exact geometry): a line or an outline simplified
   // within ORDER_TOLERANCE_DEG (about 1 m), folded to a constant when PostgreSQL plans the query. The cost of a
   // distance grows with the reference's vertices: Park Avenue's 289 become 99, and ordering its corridor's
   // 1,175 places took 7 of the question's 15 ms.
-  const nearForOrder = lineParts(geometries[driver]!).length || isArea(geometries[driver]!)
+  const nearForOrder = driverIsLine || driverIsArea
     ? sql`ST_Simplify(${near}, ${ORDER_TOLERANCE_DEG}, true)`
     : near;
   // Nearest first by the GiST index, from the middle of an area (nearest to the area itself, every place
   // inside is at distance 0 and the scan measures each against all the edges), and except from a line: its
   // bounding box holds every place of the corridor at box distance 0, so a nearest-first scan would measure
   // each of them anyway; sorting the corridor (a few hundred rows) is cheaper.
-  const nearestFirst = lineParts(geometries[driver]!).length
+  const nearestFirst = driverIsLine
     ? sql`ST_Distance(p.geom, ${nearForOrder})`
-    : isArea(geometries[driver]!)
+    : driverIsArea
       ? sql`p.geom <-> ${geometryParam(boxCentre(windows[driver]![0]!))}`
       : sql`p.geom <-> ${near}`;
   const inWindow = windowSql(windows, driver);
@@ -409,13 +411,13 @@ export function buildRetrievalQuery(input: RetrieveInput) {
   const description = input.semanticVector ? sql<null>`NULL::text` : sql<string>`p.description`;
   // Drawn only when the tag targets found few places (a subquery PostgreSQL evaluates once, before the scan).
   // Around a point or an area: the vectors of the SEMANTIC_REACH places nearest to it, by the GiST index (the
-  // window checked on those, after the LIMIT, so that the scan stops there whatever PostGIS estimates for
-  // the window). Along a line (a nearest-first scan would measure the whole bounding box): the corridor.
+  // window and the model checked on those, after the LIMIT: with them inside, PostgreSQL expected a few
+  // hundred rows and sorted the whole window instead of stopping the scan). Along a line (a nearest-first scan would measure the whole bounding box): the corridor.
   const drawSemantic = sql<boolean>`(SELECT count(*) FROM tagged) < ${TAGGED_ENOUGH} AND ${candidate}`;
   const semanticWindow = windowSql(semanticWindows, driver);
   const semanticPool = !input.semanticVector
     ? sql``
-    : lineParts(geometries[driver]!).length
+    : driverIsLine
       ? sql`UNION
       (SELECT p.id FROM places p WHERE ${drawSemantic} AND ${semanticWindow} AND p.embedding_model = ${input.embeddingModel}
        ORDER BY p.embedding <=> ${vector(input.semanticVector)} LIMIT ${SEMANTIC_POOL})`
