@@ -54,7 +54,7 @@ export async function answersByMethod(db: Db, embedder: Embedder, question: stri
     plan.spatialText || question,
   ]);
   const pool = resolution.ok
-    ? (await retrieveCandidates(db, { plan, references: resolution.references, semanticVector: semanticVector!, spatialVector: spatialVector!, embeddingModel: embedder.model })).candidates
+    ? (await retrieveCandidates(db, { plan, references: resolution.references, semanticVector: semanticVector!, spatialVector: spatialVector!, embeddingModel: embedder.model, allPools: true })).candidates
     : [];
   const chosen: Record<string, Candidate[]> = {};
   for (const [name, options] of Object.entries(ABLATIONS)) {

@@ -154,6 +154,8 @@ export async function ask(deps: AskDeps, input: AskInput): Promise<AskResult> {
     references: refs,
     ...(embedded.ok ? { semanticVector: embedded.vectors[0]!, spatialVector: embedded.vectors[1]! } : {}),
     embeddingModel: deps.embedder.model,
+    // Without the semantic part the ranking keeps untagged candidates too (rank.ts).
+    allPools: input.rankOptions?.semantic === false,
   });
   clock.lap('sql');
   if (!embedded.ok) {

@@ -72,7 +72,8 @@ function reach(c: Constraint, nearestCutoff: number | undefined): number {
 /**
  * Scores, Pareto front and order. Candidates that satisfy every constraint come before near misses;
  * within each group the Pareto front of (spatial, semantic) comes first, each part ordered by the hybrid score.
- * When the question names a kind of place and some candidates are of that kind, the others are dropped.
+ * When the question names a kind of place and some candidates are of that kind, the others are dropped (the
+ * candidate query relies on it: it then measures no others, see RetrieveInput.allPools).
  */
 /** Parts of the method that can be switched off, for the ablations of the evaluation. */
 export interface RankOptions {

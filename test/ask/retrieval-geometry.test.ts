@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOfflineEmbedderWithLexicons } from '../../src/embedding/configured.ts';
 import { queryEmbedderFor } from '../../src/embedding/query-embedding.ts';
 import { planOffline } from '../../src/planning/offline-planner.ts';
+import { dropDuplicates } from '../../src/ask/ask.ts';
+import { chooseTradeOff, rankCandidates, topAnswers } from '../../src/ranking/rank.ts';
 import { resolveReferences, type ResolvedReference } from '../../src/spatial/resolve.ts';
 import { buildRetrievalQuery, retrievalQuery, retrieveCandidates, TAGGED_ENOUGH, tagTokens, type Candidate } from '../../src/spatial/retrieve.ts';
 import { estimatedMatches, targetStatistics } from '../../src/spatial/tag-statistics.ts';
@@ -26,15 +28,16 @@ async function retrievalInput(db: TestDatabase['db'], question: string) {
   };
 }
 
+/** The candidates of every pool (allPools), for checks that want many of them. */
 async function retrieve(db: TestDatabase['db'], question: string): Promise<{ candidates: Candidate[]; references: ResolvedReference[] }> {
   const input = await retrievalInput(db, question);
-  const { candidates } = await retrieveCandidates(db, input);
+  const { candidates } = await retrieveCandidates(db, { ...input, allPools: true });
   return { candidates, references: input.references };
 }
 
 /** How many places the exact vector sort of the semantic pool returned (EXPLAIN ANALYZE). */
-async function semanticPoolRows(db: TestDatabase['db'], question: string): Promise<number> {
-  const compiled = (await retrievalQuery(db, await retrievalInput(db, question))).compile(db);
+async function semanticPoolRows(db: TestDatabase['db'], question: string, allPools = false): Promise<number> {
+  const compiled = (await retrievalQuery(db, { ...(await retrievalInput(db, question)), allPools })).compile(db);
   const { rows } = await db.executeQuery<{ 'QUERY PLAN': unknown }>({ ...compiled, sql: `EXPLAIN (ANALYZE, FORMAT JSON) ${compiled.sql}` });
   const raw = rows[0]!['QUERY PLAN'];
   const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan: PlanNode }[];
@@ -80,10 +83,33 @@ describe.skipIf(!hasNycData)(`candidate retrieval geometry on the Midtown data (
     }
   });
 
-  it(`draws the semantic pool only when fewer than ${TAGGED_ENOUGH} places match the tag targets`, async () => {
-    // Dozens of hotels around Grand Central; one dog run near the United Nations.
-    expect(await semanticPoolRows(database.db, "What's the closest hotel to Grand Central Terminal?")).toBe(0);
-    expect(await semanticPoolRows(database.db, 'Find the nearest dog run to the United Nations Headquarters.')).toBeGreaterThan(50);
+  it(`draws the semantic pool only when no place matches the targets (all pools: fewer than ${TAGGED_ENOUGH})`, async () => {
+    // Dozens of hotels around Grand Central; one dog run near the United Nations; no target in the last.
+    const hotels = "What's the closest hotel to Grand Central Terminal?";
+    const dogRun = 'Find the nearest dog run to the United Nations Headquarters.';
+    expect(await semanticPoolRows(database.db, hotels)).toBe(0);
+    expect(await semanticPoolRows(database.db, hotels, true)).toBe(0);
+    expect(await semanticPoolRows(database.db, dogRun)).toBe(0);
+    expect(await semanticPoolRows(database.db, dogRun, true)).toBeGreaterThan(50);
+    expect(await semanticPoolRows(database.db, 'Somewhere quiet to read near Bryant Park')).toBeGreaterThan(50);
+  });
+
+  it.each([
+    'Find the nearest dog run to the United Nations Headquarters.',
+    'Find pharmacies within 500 meters of Madison Square Garden.',
+    'Are there any museums along the way from the Flatiron Building to the Vessel?',
+    'Which hotels are on Park Avenue?',
+    'Somewhere quiet to read near Bryant Park',
+  ])('answers as it would with every pool drawn: %s', async (question) => {
+    const input = await retrievalInput(database.db, question);
+    const answers = async (allPools: boolean) => {
+      const { candidates } = await retrieveCandidates(database.db, { ...input, allPools });
+      const ranked = rankCandidates(input.plan, candidates, chooseTradeOff(input.plan));
+      return topAnswers(dropDuplicates(ranked), 5).map((c) => ({ id: c.id, scores: c.scores, pareto: c.pareto }));
+    };
+    const fewer = await answers(false);
+    expect(fewer.length).toBeGreaterThan(0);
+    expect(fewer).toEqual(await answers(true));
   });
 
   it('estimates from the statistics how many places a target matches', async () => {
