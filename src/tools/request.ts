@@ -171,6 +171,8 @@ interface TextFacts {
   has: string[];
   lacks: string[];
   hits: FormMatch[];
+  /** An operation is named (a task concept, or a function form that is not a weak one), not only objects. */
+  explicitTask: boolean;
 }
 
 const INPUT_MARKERS_EN = /\b(?:from|using|use|with|my|given|based on|on my|of my|in my|existing)\s+(?:\S+\s+){0,3}$/;
@@ -337,6 +339,7 @@ function textFacts(text: string): TextFacts {
     has: [...has],
     lacks: [...lacks],
     hits,
+    explicitTask,
   };
 }
 
@@ -628,9 +631,21 @@ function subTasksOf(query: string, sharedWords: string): SubTask[] {
   });
 }
 
-/** Whether a text asks for EO processing (a task type is read): the first step of parseToolRequest alone. */
+/** Verbs of analysis that make an object the operand of a processing request ("detect ships", "船只检测"). */
+const ANALYSIS_VERBS_EN =
+  /\b(?:detect(?:s|ed|ing|ion)?|identif(?:y|ies|ication)|classif(?:y|ies|ication)|segment(?:s|ation)?|map(?:s|ping)?|monitor(?:s|ing)?|count(?:s|ing)?|estimat(?:e|es|ion)|measur(?:e|es|ing)|comput(?:e|es|ing)|calculat(?:e|es|ion)|deriv(?:e|es|ation)|extract(?:s|ion)?|track(?:s|ing)?|delineat(?:e|es|ion)|quantif(?:y|ies|ication)|analy[sz](?:e|es|is))\b/i;
+const ANALYSIS_VERBS_ZH = /检测|识别|提取|计算|监测|分类|制图|估算|反演|分割|统计/;
+
+/**
+ * Whether a question asks for EO processing: a task type is read (the first step of parseToolRequest), and
+ * an operation is named (a task concept or function, or a verb of analysis) or EO data is ("ships from
+ * Sentinel-1"). Objects alone are names of places and things in a geographic question: "the Flatiron
+ * Building", "the Vessel", "ice cream".
+ */
 export function asksForProcessing(query: string): boolean {
-  return textFacts(query).taskTypes.length > 0;
+  const facts = textFacts(query);
+  if (facts.taskTypes.length === 0) return false;
+  return facts.explicitTask || ANALYSIS_VERBS_EN.test(query) || ANALYSIS_VERBS_ZH.test(query) || parseDataSources(query, {}).length > 0;
 }
 
 /** Parses a tool request; `context` is what the client says about its data (it wins over the text). */

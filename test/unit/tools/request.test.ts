@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseLevel, parseTemporal, parseToolRequest, splitClauses } from '../../../src/tools/request.ts';
+import { asksForProcessing, parseLevel, parseTemporal, parseToolRequest, splitClauses } from '../../../src/tools/request.ts';
 import { lexicalTerms, buildLexicalIndex, docTerms, topLexical, queryTerms } from '../../../src/tools/lexical.ts';
 
 describe('request channel: slots', () => {
@@ -91,4 +91,26 @@ describe('lexical index', () => {
     );
     expect(topLexical(index, queryTerms('VH/VV ratio'), 3)[0]?.[0]).toBe('a');
   });
+});
+
+describe('request channel: does a geographic question ask for EO processing?', () => {
+  it.each([
+    'Which parks within 1 km of the Vessel are the greenest by NDVI from Sentinel-2?',
+    'Detect ships near the Vessel',
+    'ship detection in the Hudson',
+    'ships in the Hudson from Sentinel-1',
+    'map flooded buildings near Penn Station',
+    '检测中央公园附近的船只',
+    '用哨兵二号计算中央公园的NDVI',
+  ])('yes: %s', (question) => expect(asksForProcessing(question)).toBe(true));
+
+  // Objects of EO tasks named as places or things: a building, a ship, ice.
+  it.each([
+    'Are there any hotels within a 5-minute walk of the Flatiron Building?',
+    'What are the two closest bars to the Vessel?',
+    'Where can I buy ice cream within 1 km of the Vessel?',
+    'Where were the ships in the Hudson last week?',
+    'Which cafés are within 200 m of Grand Central Terminal?',
+    '宾州车站附近的药店',
+  ])('no: %s', (question) => expect(asksForProcessing(question)).toBe(false));
 });
