@@ -94,12 +94,30 @@ describe.skipIf(!hasNycData)(`candidate retrieval geometry on the Midtown data (
     expect(await semanticPoolRows(database.db, 'Somewhere quiet to read near Bryant Park')).toBeGreaterThan(50);
   });
 
+  it('asks for the tagged places alone first, and draws the other pools only when none is found', async () => {
+    const drawn = async (question: string) => {
+      const { candidates, query } = await retrieveCandidates(database.db, await retrievalInput(database.db, question));
+      return { candidates: candidates.length, tagged: candidates.filter((c) => c.tagMatch).length, union: /\bUNION\b/.test(query.sql) };
+    };
+    // Pharmacies: tagged ones near the Garden. A zoo: a target no place of the window has. Quiet reading: no target.
+    const pharmacies = await drawn('Find pharmacies within 500 meters of Madison Square Garden.');
+    expect(pharmacies.union).toBe(false);
+    expect(pharmacies.tagged).toBe(pharmacies.candidates);
+    for (const question of ['Is there a zoo within 200 m of Grand Central Terminal?', 'Somewhere quiet to read near Bryant Park']) {
+      const other = await drawn(question);
+      expect(other.union).toBe(true);
+      expect(other.tagged).toBe(0);
+      expect(other.candidates).toBeGreaterThan(50);
+    }
+  });
+
   it.each([
     'Find the nearest dog run to the United Nations Headquarters.',
     'Find pharmacies within 500 meters of Madison Square Garden.',
     'Are there any museums along the way from the Flatiron Building to the Vessel?',
     'Which hotels are on Park Avenue?',
     'Somewhere quiet to read near Bryant Park',
+    'Is there a zoo within 200 m of Grand Central Terminal?',
   ])('answers as it would with every pool drawn: %s', async (question) => {
     const input = await retrievalInput(database.db, question);
     const answers = async (allPools: boolean) => {
