@@ -30,7 +30,7 @@ import { ask } from '../src/ask/ask.ts';
 import { queryEmbedderFor } from '../src/embedding/query-embedding.ts';
 import { planQuestion } from '../src/planning/planner.ts';
 import { resolveReferences } from '../src/spatial/resolve.ts';
-import { retrievalQuery } from '../src/spatial/retrieve.ts';
+import { retrieveCandidates } from '../src/spatial/retrieve.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase, type Db } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
@@ -132,21 +132,22 @@ export function rawQuery(q: DevQuestion, vector: number[]): CompiledQuery {
 }
 
 /**
- * The candidate query of a question with its real parameters, built by the same steps as ask() (the answer's
- * `sqlParameters` shorten the vectors for display, so they cannot be run). Null when the question asks for
- * a clarification instead.
+ * The candidate query ask() ran for a question (the tagged pool alone, or the whole query when it finds no
+ * tagged place: retrieveCandidates), with its real parameters (the answer's `sqlParameters` shorten the
+ * vectors for display, so they cannot be run). Null when the question asks for a clarification instead.
  */
 async function candidateQuery(db: Db, embedder: Embedder, question: string): Promise<CompiledQuery | null> {
   const { plan } = await planQuestion(question, { choice: 'offline' });
   const resolution = await resolveReferences(db, plan);
   if (!resolution.ok) return null;
   const embedded = await queryEmbedderFor(embedder).embed([plan.semantic.text || plan.targets.text || question, plan.spatialText || question]);
-  return (await retrievalQuery(db, {
+  const { query } = await retrieveCandidates(db, {
     plan,
     references: resolution.references,
     ...(embedded.ok ? { semanticVector: embedded.vectors[0]!, spatialVector: embedded.vectors[1]! } : {}),
     embeddingModel: embedder.model,
-  })).compile(db);
+  });
+  return CompiledQuery.raw(query.sql, query.parameters);
 }
 
 async function readAll(iterable: AsyncIterable<PlaceFeature>): Promise<PlaceFeature[]> {
