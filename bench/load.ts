@@ -8,11 +8,14 @@
  *   DATABASE_URL      server mode (a scratch database cloned from the template, dropped afterwards);
  *                     unset: embedded mode (SOAK_PGLITE_TEMPLATE: a data directory with the NYC data to copy)
  *
+ * Each step also reports the CPU time per request of the service's process and, in server mode, of every
+ * `postgres` process of this machine (a local server: stop other databases' work, e.g. a local replica, first).
+ *
  * Bodies rotate through the dev questions (../shared/eval/spatial-qa.dev.jsonl) and the tool dev queries, so
  * caches of one request do not flatter the figures. Any error, timeout or non-2xx answer fails the benchmark
  * after the figures are printed: a throughput bought with failures is not a throughput.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
@@ -52,15 +55,42 @@ interface Step {
   non2xx: number;
   statusCodes: Record<string, number>;
   rssMB: { before: number; max: number; after: number };
+  /** CPU time per answered request: the service's process; PostgreSQL's processes on this machine (server mode). */
+  cpuMsPerRequest: { service: number; postgres: number | null };
   loadAverage: { start: number; end: number };
 }
 
-async function step(pid: number, path: string, bodies: string[], concurrency: number, seconds: number): Promise<Step> {
+/** Milliseconds of CPU (user + system) a process has used; 0 once it is gone. */
+function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in USER_HZ (100)
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU of the local PostgreSQL server's processes (its backends live as long as the service's pool connections). */
+function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += cpuMs(Number(entry));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return total;
+}
+
+async function step(pid: number, path: string, bodies: string[], concurrency: number, seconds: number, mode: 'server' | 'embedded'): Promise<Step> {
   let next = 0;
   const latencies: number[] = [];
   const rss = [rssMB(pid)];
   const sampler = setInterval(() => rss.push(rssMB(pid)), 1000);
   const loadStart = loadavg()[0]!;
+  const cpuStart = { service: cpuMs(pid), postgres: mode === 'server' ? postgresCpuMs() : 0 };
   let finished!: (value: autocannon.Result) => void;
   let failed!: (error: unknown) => void;
   const done = new Promise<autocannon.Result>((res, rej) => ((finished = res), (failed = rej)));
@@ -84,9 +114,11 @@ async function step(pid: number, path: string, bodies: string[], concurrency: nu
   // autocannon's own percentiles have no p95; its per-response event gives every latency.
   instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => latencies.push(responseTime));
   const result = await done;
+  const cpuEnd = { service: cpuMs(pid), postgres: mode === 'server' ? postgresCpuMs() : 0 };
   clearInterval(sampler);
   rss.push(rssMB(pid));
   const round = (v: number) => Math.round(v * 10) / 10;
+  const round2 = (v: number) => Math.round(v * 100) / 100;
   return {
     route: `POST ${path}`,
     concurrency,
@@ -104,6 +136,10 @@ async function step(pid: number, path: string, bodies: string[], concurrency: nu
     non2xx: result.non2xx,
     statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, v]) => [code, v.count ?? 0])),
     rssMB: { before: rss[0]!, max: Math.max(...rss), after: rss[rss.length - 1]! },
+    cpuMsPerRequest: {
+      service: round2((cpuEnd.service - cpuStart.service) / result.requests.total),
+      postgres: mode === 'server' ? round2((cpuEnd.postgres - cpuStart.postgres) / result.requests.total) : null,
+    },
     loadAverage: { start: round(loadStart), end: round(loadavg()[0]!) },
   };
 }
@@ -144,8 +180,9 @@ export async function benchLoad() {
     for (const [path, bodies] of routes) {
       for (const concurrency of levels) {
         await settle(path, bodies[0]!);
-        const s = await step(child.pid!, path, bodies, concurrency, seconds);
-        console.log(`  ${s.route} c=${concurrency}: ${s.requestsPerSecond} req/s, p50/p95/p99 ${s.latencyMs.p50}/${s.latencyMs.p95}/${s.latencyMs.p99} ms, errors ${s.errors}, timeouts ${s.timeouts}, non-2xx ${s.non2xx} ${JSON.stringify(s.statusCodes)}, RSS max ${s.rssMB.max} MB, load ${s.loadAverage.start}→${s.loadAverage.end}`);
+        const s = await step(child.pid!, path, bodies, concurrency, seconds, database.mode);
+        const cpu = `CPU/request ${s.cpuMsPerRequest.service} ms service${s.cpuMsPerRequest.postgres === null ? '' : `, ${s.cpuMsPerRequest.postgres} ms PostgreSQL`}`;
+        console.log(`  ${s.route} c=${concurrency}: ${s.requestsPerSecond} req/s, p50/p95/p99 ${s.latencyMs.p50}/${s.latencyMs.p95}/${s.latencyMs.p99} ms, errors ${s.errors}, timeouts ${s.timeouts}, non-2xx ${s.non2xx} ${JSON.stringify(s.statusCodes)}, RSS max ${s.rssMB.max} MB, ${cpu}, load ${s.loadAverage.start}→${s.loadAverage.end}`);
         steps.push(s);
       }
     }
