@@ -55,7 +55,7 @@ interface Step {
   non2xx: number;
   statusCodes: Record<string, number>;
   rssMB: { before: number; max: number; after: number };
-  /** CPU time per answered request: the service's process; PostgreSQL's processes on this machine (server mode). */
+  /** CPU time per answered request: the service's process; the local PostgreSQL's processes (server mode; those that exit during the step are not counted). */
   cpuMsPerRequest: { service: number; postgres: number | null };
   loadAverage: { start: number; end: number };
 }
@@ -70,17 +70,24 @@ function cpuMs(pid: number): number {
   }
 }
 
-/** CPU of the local PostgreSQL server's processes (its backends live as long as the service's pool connections). */
-function postgresCpuMs(): number {
-  let total = 0;
+/** CPU used so far by each process of the local PostgreSQL server, by pid. */
+function postgresCpuMs(): Map<number, number> {
+  const byPid = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += cpuMs(Number(entry));
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') byPid.set(Number(entry), cpuMs(Number(entry)));
     } catch {
       // exited meanwhile
     }
   }
+  return byPid;
+}
+
+/** CPU PostgreSQL used between two readings (a process that exited in between is not counted: a lower bound). */
+function postgresCpuBetween(start: Map<number, number>, end: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, ms] of end) total += ms - (start.get(pid) ?? 0);
   return total;
 }
 
@@ -90,7 +97,7 @@ async function step(pid: number, path: string, bodies: string[], concurrency: nu
   const rss = [rssMB(pid)];
   const sampler = setInterval(() => rss.push(rssMB(pid)), 1000);
   const loadStart = loadavg()[0]!;
-  const cpuStart = { service: cpuMs(pid), postgres: mode === 'server' ? postgresCpuMs() : 0 };
+  const cpuStart = { service: cpuMs(pid), postgres: mode === 'server' ? postgresCpuMs() : new Map<number, number>() };
   let finished!: (value: autocannon.Result) => void;
   let failed!: (error: unknown) => void;
   const done = new Promise<autocannon.Result>((res, rej) => ((finished = res), (failed = rej)));
@@ -114,7 +121,7 @@ async function step(pid: number, path: string, bodies: string[], concurrency: nu
   // autocannon's own percentiles have no p95; its per-response event gives every latency.
   instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => latencies.push(responseTime));
   const result = await done;
-  const cpuEnd = { service: cpuMs(pid), postgres: mode === 'server' ? postgresCpuMs() : 0 };
+  const cpuEnd = { service: cpuMs(pid), postgres: mode === 'server' ? postgresCpuMs() : new Map<number, number>() };
   clearInterval(sampler);
   rss.push(rssMB(pid));
   const round = (v: number) => Math.round(v * 10) / 10;
@@ -138,7 +145,7 @@ async function step(pid: number, path: string, bodies: string[], concurrency: nu
     rssMB: { before: rss[0]!, max: Math.max(...rss), after: rss[rss.length - 1]! },
     cpuMsPerRequest: {
       service: round2((cpuEnd.service - cpuStart.service) / result.requests.total),
-      postgres: mode === 'server' ? round2((cpuEnd.postgres - cpuStart.postgres) / result.requests.total) : null,
+      postgres: mode === 'server' ? round2(postgresCpuBetween(cpuStart.postgres, cpuEnd.postgres) / result.requests.total) : null,
     },
     loadAverage: { start: round(loadStart), end: round(loadavg()[0]!) },
   };
