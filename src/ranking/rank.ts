@@ -73,7 +73,7 @@ function reach(c: Constraint, nearestCutoff: number | undefined): number {
  * Scores, Pareto front and order. Candidates that satisfy every constraint come before near misses;
  * within each group the Pareto front of (spatial, semantic) comes first, each part ordered by the hybrid score.
  * When the question names a kind of place and some candidates are of that kind, the others are dropped (the
- * candidate query relies on it: it then measures no others, see RetrieveInput.allPools).
+ * retrieval relies on it: it then measures the tagged pool alone, see retrieveCandidates).
  */
 /** Parts of the method that can be switched off, for the ablations of the evaluation. */
 export interface RankOptions {

@@ -16,10 +16,8 @@ import { estimatedMatches, targetStatistics } from './tag-statistics.ts';
  *     beyond TAGGED_POOL matches in the window, the farther ones count as untagged);
  *   - semantic: the places whose description is closest to the semantic part of the question (exact cosine
  *     over the window where the constraints hold, for a nearest question NEAREST_SEMANTIC_M; around a point
- *     or an area over its SEMANTIC_REACH nearest places only);
- * the spatial and semantic pools only when no place of the window matches the targets: the ranking keeps
- * the tagged candidates alone when there are any (src/ranking/rank.ts), so the others would be measured for
- * nothing (see RetrieveInput.allPools);
+ *     or an area over its SEMANTIC_REACH nearest places only), when the tagged pool holds fewer than
+ *     TAGGED_ENOUGH places;
  * each inside the window of the constraints in degrees (a superset of the real window). The window of a
  * line (a street, a route) is a chain of boxes along it, not its bounding box: Park Avenue's bounding box
  * holds 12,000 places, the boxes along it 1,200. The driving constraint is the one with the smallest window.
@@ -78,9 +76,9 @@ export const SEMANTIC_POOL = 150;
  */
 export const SEMANTIC_REACH = 600;
 /**
- * With all pools (RetrieveInput.allPools), with this many places matching the tag targets the semantic pool
- * is still not drawn: a semantic score is 0.6 x tag match + 0.4 x similarity, so a place found only by its
- * description ranks below every tagged one of similar distance.
+ * With this many places matching the tag targets the semantic pool is not drawn: a semantic score is 0.6 x
+ * tag match + 0.4 x similarity, so a place found only by its description ranks below every tagged one of
+ * similar distance.
  */
 export const TAGGED_ENOUGH = 25;
 /** Targets matching at most this many places of the whole table are looked up by their indexes first (see tagged). */
@@ -357,13 +355,12 @@ export interface RetrieveInput {
   /** Places of the whole table matching the plan's targets, from the statistics (tag-statistics.ts); unknown: unset. */
   targetMatches?: number;
   /**
-   * Draw the spatial and semantic pools even when places match the targets, for a ranking that keeps untagged
-   * candidates beside tagged ones (the evaluation's ablation without the semantic part, and its baselines).
-   * Unset: they are drawn only when none matches, which is all the default ranking uses; measuring them was
-   * half the work of the candidate query, and of parsing and ranking its rows.
+   * retrieveCandidates: the whole query at once, for a ranking that keeps untagged candidates beside tagged
+   * ones (the evaluation's ablation without the semantic part, and its baselines). Unset: the tagged pool
+   * alone first, which is all the default ranking keeps when it finds places.
    */
   allPools?: boolean;
-  /** The tagged pool alone (retrieveCandidates asks this first: a query with fewer parts to plan). */
+  /** The tagged pool alone, without the spatial and semantic ones (see retrieveCandidates). */
   taggedOnly?: boolean;
 }
 
@@ -420,16 +417,12 @@ export function buildRetrievalQuery(input: RetrieveInput) {
   const similarity = (v: number[] | undefined) =>
     v ? sql<number | null>`CASE WHEN p.embedding_model = ${input.embeddingModel} THEN 1 - (p.embedding <=> ${vector(v)}) END` : sql<null>`NULL::float8`;
   const description = input.semanticVector ? sql<null>`NULL::text` : sql<string>`p.description`;
-  // The untagged pools are drawn only when no place matched the targets (allPools: the spatial one always, the
-  // semantic one below TAGGED_ENOUGH), a condition PostgreSQL evaluates once, before their scans.
-  // Semantic pool around a point or an area: the vectors of the SEMANTIC_REACH places nearest to it, by the GiST
-  // index (the window and the model checked on those, after the LIMIT: with them inside, PostgreSQL expected a
-  // few hundred rows and sorted the whole window instead of stopping the scan). Along a line (a nearest-first
+  // Drawn only when the tag targets found few places (a subquery PostgreSQL evaluates once, before the scan).
+  // Around a point or an area: the vectors of the SEMANTIC_REACH places nearest to it, by the GiST index (the
+  // window and the model checked on those, after the LIMIT: with them inside, PostgreSQL expected a few
+  // hundred rows and sorted the whole window instead of stopping the scan). Along a line (a nearest-first
   // scan would measure the whole bounding box): the corridor.
-  const drawUntagged = input.allPools ? sql<boolean>`true` : sql<boolean>`NOT EXISTS (SELECT FROM tagged)`;
-  const drawSemantic = input.allPools
-    ? sql<boolean>`(SELECT count(*) FROM tagged) < ${TAGGED_ENOUGH} AND ${candidate}`
-    : sql<boolean>`${drawUntagged} AND ${candidate}`;
+  const drawSemantic = sql<boolean>`(SELECT count(*) FROM tagged) < ${TAGGED_ENOUGH} AND ${candidate}`;
   const semanticWindow = windowSql(semanticWindows, driver);
   const semanticPool = !input.semanticVector
     ? sql``
@@ -473,7 +466,7 @@ export function buildRetrievalQuery(input: RetrieveInput) {
     WITH tagged AS MATERIALIZED (
       ${tagged}
     ), pool AS (
-      ${input.taggedOnly ? sql`SELECT id FROM tagged` : sql`(SELECT p.id FROM places p WHERE ${drawUntagged} AND ${candidate} AND ${inWindow}
+      ${input.taggedOnly ? sql`SELECT id FROM tagged` : sql`(SELECT p.id FROM places p WHERE ${candidate} AND ${inWindow}
        ORDER BY ${nearestFirst} LIMIT ${SPATIAL_POOL})
       UNION
       SELECT id FROM tagged
@@ -508,9 +501,10 @@ export async function retrievalQuery(db: Db, input: RetrieveInput) {
 
 /**
  * The candidates of a question. Most questions name a kind of place that some places of the window are: the
- * tagged ones are then all the ranking keeps, and a query of the tagged pool alone finds them (planning the
- * whole query was a third of its time; each of the 40 dev questions finds tagged places). Only when it finds
- * none, the whole query draws the untagged pools.
+ * ranking then keeps those alone (src/ranking/rank.ts), and the query of the tagged pool alone finds them. The
+ * whole query measured the spatial and semantic pools for nothing: 177 rows a question on average, of which
+ * the ranking kept 30, and its planning alone cost more than the tagged query. Only when the tagged query
+ * finds nothing (or the question names no kind of place) does the whole query run.
  */
 export async function retrieveCandidates(db: Db, input: RetrieveInput): Promise<RetrievalResult> {
   const hasTargets = tagTokens(input.plan).length > 0 || input.plan.targets.categories.length > 0;
