@@ -44,6 +44,7 @@ import { percentile } from './ask.ts';
 import { boundsOfFeatures, scaleFeatures, tileStep } from './scale-data.ts';
 import { runBenchChild } from './child.ts';
 import { scratchServerDatabase } from './scratch.ts';
+import { rssMB, startChild } from './soak.ts';
 
 const SHARED = resolve(process.env.SRAG_SHARED_DATA ?? '../shared/data');
 const MIDTOWN = join(SHARED, 'nyc/manhattan-midtown.osm.pbf');
@@ -185,6 +186,17 @@ async function measureSize(size: number, mode: 'server' | 'embedded') {
   }
   const embedder: Embedder = createConfiguredEmbedder(config);
   try {
+    const measured = await measureInProcess();
+    // Embedded: the service itself on the loaded data directory (a fresh process, as after a restart): the
+    // benchmark process above also holds the inputs of the load and PGlite's heap as the load grew it.
+    const service = dataDir ? await measureService(dataDir, rounds) : null;
+    return { ...measured, service };
+  } finally {
+    await dropServer?.();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  async function measureInProcess() {
     const base = await readAll(readPlaces(MIDTOWN, { ...SOURCE_PRESETS.osm, skipInvalid: true, describe: false, onWarning: () => undefined }));
     const extra = await readAll(readPlaces(WIKIVOYAGE, { ...SOURCE_PRESETS.wikivoyage }));
     const step = tileStep(boundsOfFeatures(base));
@@ -353,10 +365,40 @@ async function measureSize(size: number, mode: 'server' | 'embedded') {
     } finally {
       await database.close();
     }
-  } finally {
-    await dropServer?.();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The started service (`src/main.ts`, a child process) on an embedded data directory: the dev questions over
+ * HTTP, one at a time, a warm-up round then `rounds` rounds; its RSS sampled every 200 ms.
+ */
+async function measureService(dataDir: string, rounds: number) {
+  const port = 3913;
+  const child = await startChild({ PGLITE_DATA_DIR: dataDir, DATABASE_URL: '' }, port);
+  const rss: number[] = [rssMB(child.pid!)];
+  const sampler = setInterval(() => rss.push(rssMB(child.pid!)), 200);
+  const latencies: number[] = [];
+  try {
+    for (let round = 0; round <= rounds; round++) {
+      for (const q of devQuestions()) {
+        const t0 = performance.now();
+        const res = await fetch(`http://127.0.0.1:${port}/v1/ask`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ question: q.question, planner: 'offline', k: 5 }),
+        });
+        await res.arrayBuffer();
+        if (!res.ok) throw new Error(`scale: the service answered ${res.status} to ${q.id}`);
+        if (round > 0) latencies.push(performance.now() - t0);
+      }
+    }
+  } finally {
+    clearInterval(sampler);
+    rss.push(rssMB(child.pid!));
+    child.kill('SIGTERM');
+    await new Promise((r) => (child.exitCode !== null ? r(undefined) : child.once('exit', r)));
+  }
+  return { httpMs: stats(latencies), rssMB: { start: rss[0]!, max: Math.max(...rss), end: rss[rss.length - 1]! } };
 }
 
 type SizeResult = Awaited<ReturnType<typeof measureSize>>;
@@ -378,7 +420,7 @@ export async function benchScale() {
   for (const [mode, list] of [['server', sizes], ['embedded', embedded]] as const) {
     for (const size of list) {
       const r = await runChild(size, mode);
-      console.log(`  ${mode} ${size}: ingest ${r.ingest.featuresPerSecond} f/s, ask p50/p95 ${r.ask.answeredMs.p50}/${r.ask.answeredMs.p95} ms (${r.ask.clarifications.length} clarifications apart), raw p50 ${r.raw.answeredMs.p50} ms (x${r.raw.overheadRatioP50}), peak RSS ${r.peakRssMB} MB`);
+      console.log(`  ${mode} ${size}: ingest ${r.ingest.featuresPerSecond} f/s, ask p50/p95 ${r.ask.answeredMs.p50}/${r.ask.answeredMs.p95} ms (${r.ask.clarifications.length} clarifications apart), raw p50 ${r.raw.answeredMs.p50} ms (x${r.raw.overheadRatioP50}), peak RSS ${r.peakRssMB} MB${r.service ? `; the started service: HTTP p50/p95 ${r.service.httpMs.p50}/${r.service.httpMs.p95} ms, RSS max ${r.service.rssMB.max} MB` : ''}`);
       runs.push(r);
     }
   }
