@@ -638,14 +638,15 @@ const ANALYSIS_VERBS_ZH = /检测|识别|提取|计算|监测|分类|制图|估�
 
 /**
  * Whether a question asks for EO processing: a task type is read (the first step of parseToolRequest), and
- * an operation is named (a task concept or function, or a verb of analysis) or EO data is ("ships from
- * Sentinel-1"). Objects alone are names of places and things in a geographic question: "the Flatiron
+ * an operation is named (a task concept or function, or a verb of analysis), an EO product ("building
+ * footprints"), or EO data ("ships from Sentinel-1"). Objects alone are names of places and things in a geographic question: "the Flatiron
  * Building", "the Vessel", "ice cream".
  */
 export function asksForProcessing(query: string): boolean {
   const facts = textFacts(query);
   if (facts.taskTypes.length === 0) return false;
-  return facts.explicitTask || ANALYSIS_VERBS_EN.test(query) || ANALYSIS_VERBS_ZH.test(query) || parseDataSources(query, {}).length > 0;
+  const namesProduct = facts.hits.some((h) => h.kind === 'product' && h.ids.some((id) => !productInfo(id)?.generic));
+  return facts.explicitTask || namesProduct || ANALYSIS_VERBS_EN.test(query) || ANALYSIS_VERBS_ZH.test(query) || parseDataSources(query, {}).length > 0;
 }
 
 /** Parses a tool request; `context` is what the client says about its data (it wins over the text). */

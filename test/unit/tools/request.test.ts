@@ -100,6 +100,7 @@ describe('request channel: does a geographic question ask for EO processing?', (
     'ship detection in the Hudson',
     'ships in the Hudson from Sentinel-1',
     'map flooded buildings near Penn Station',
+    'building footprints near Grand Central',
     '检测中央公园附近的船只',
     '用哨兵二号计算中央公园的NDVI',
   ])('yes: %s', (question) => expect(asksForProcessing(question)).toBe(true));
