@@ -161,3 +161,8 @@ export const SpatialPlanSchema = z
   })
   .describe('A parsed spatial question.');
 export type SpatialPlan = z.infer<typeof SpatialPlanSchema>;
+
+/** Whether the plan names a kind of place (tags or categories to match): the ranking then keeps the places of it. */
+export function hasTargets(plan: SpatialPlan): boolean {
+  return plan.targets.tags.length > 0 || plan.targets.categories.length > 0;
+}

@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { toVectorLiteral } from '../embedding/space.ts';
 import type { Constraint, SpatialPlan } from '../planning/plan.ts';
-import { ROUTE_REF } from '../planning/plan.ts';
+import { hasTargets, ROUTE_REF } from '../planning/plan.ts';
 import type { GeoJsonGeometry, ResolvedReference } from './resolve.ts';
 import { estimatedMatches, targetStatistics } from './tag-statistics.ts';
 
@@ -507,8 +507,7 @@ export async function retrievalQuery(db: Db, input: RetrieveInput) {
  * finds nothing (or the question names no kind of place) does the whole query run.
  */
 export async function retrieveCandidates(db: Db, input: RetrieveInput): Promise<RetrievalResult> {
-  const hasTargets = tagTokens(input.plan).length > 0 || input.plan.targets.categories.length > 0;
-  if (hasTargets && !input.allPools) {
+  if (hasTargets(input.plan) && !input.allPools) {
     const tagged = await runRetrieval(db, { ...input, taggedOnly: true });
     if (tagged.candidates.length > 0) return tagged;
   }
