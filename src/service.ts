@@ -99,6 +99,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     llm,
     ...(sopWriter ? { sopWriter } : {}),
     mode: database.mode,
+    ...(database.dumpDataDir ? { dumpDataDir: database.dumpDataDir } : {}),
     log,
     lifecycle,
     ...(reader ? { readDb: reader.db } : {}),
@@ -110,6 +111,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const server = await listen(app, config.HOST, config.PORT);
   const port = (server.address() as AddressInfo).port;
   log.info({ host: config.HOST, port, mode: database.mode }, 'listening');
+  // Commands started beside the service find it through the data directory's lock (src/db/data-dir.ts).
+  database.lock?.advertise(localUrl(config.HOST, port));
 
   let stopping: Promise<void> | undefined;
   const shutdown = () =>
@@ -127,6 +130,13 @@ export async function startService(config: Config, options: StartOptions = {}): 
     })());
 
   return { app, database, log, lifecycle, port, shutdown };
+}
+
+/** The address a local client reaches the service at (a wildcard bind is reached on loopback). */
+function localUrl(host: string, port: number): string {
+  if (host === '0.0.0.0' || host === '') return `http://127.0.0.1:${port}`;
+  if (host === '::') return `http://[::1]:${port}`;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 function listen(app: OpenAPIHono<AppEnv>, hostname: string, port: number): Promise<ServerType> {

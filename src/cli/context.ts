@@ -10,8 +10,11 @@ export interface CliContext {
   embedder: Embedder;
 }
 
-/** Opens the configured database (migrated) for a command, runs it, closes it; errors become one line and exit 1. */
-export async function runCommand(work: (ctx: CliContext) => Promise<void>): Promise<void> {
+/**
+ * Opens the configured database (migrated, unless `migrate: false`) for a command, runs it, closes it;
+ * errors become one line and exit 1.
+ */
+export async function runCommand(work: (ctx: CliContext) => Promise<void>, options: { migrate?: boolean } = {}): Promise<void> {
   let database: DatabaseHandle | undefined;
   try {
     const config = loadConfig();
@@ -20,7 +23,7 @@ export async function runCommand(work: (ctx: CliContext) => Promise<void>): Prom
       poolSize: config.DATABASE_POOL_SIZE,
       pgliteDataDir: config.PGLITE_DATA_DIR,
     });
-    await migrateToLatest(database.db);
+    if (options.migrate !== false) await migrateToLatest(database.db);
     await work({ config, database, embedder: createConfiguredEmbedder(config) });
   } catch (error) {
     const message = error instanceof ConfigError ? error.message : `error: ${(error as Error).message}`;

@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { pgliteDialect, PgliteWorker } from './pglite-dialect.ts';
+import { acquireDataDirLock, checkDataDir, stampDataDir, type DataDirLock } from './data-dir.ts';
 
 export type Db = Kysely<Database>;
 export type DatabaseMode = 'embedded' | 'server';
@@ -13,6 +14,10 @@ export interface DatabaseHandle {
   mode: DatabaseMode;
   /** Server mode: the primary's pool behind `db` (the read routes fall back to it when no replica serves). */
   pool?: pg.Pool;
+  /** Embedded mode on disk: the directory's exclusive lock, held until close(). */
+  lock?: DataDirLock;
+  /** Embedded mode: a consistent snapshot of the whole data directory (a gzipped tar, PGlite's dumpDataDir). */
+  dumpDataDir?: () => Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -31,6 +36,8 @@ export interface DatabaseOptions {
   databaseUrl?: string | undefined;
   poolSize?: number;
   pgliteDataDir?: string;
+  /** Embedded mode: fill the (empty) data directory from a `dumpDataDir` snapshot first (a restore). */
+  restoreFrom?: Uint8Array;
 }
 
 const INT8_OID = 20;
@@ -48,7 +55,7 @@ export function numericTypes(): pg.CustomTypesConfig {
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) return openServer(options.databaseUrl, options.poolSize ?? 10);
-  return openEmbedded(options.pgliteDataDir ?? './.data/pglite');
+  return openEmbedded(options.pgliteDataDir ?? './.data/pglite', options.restoreFrom);
 }
 
 async function openServer(connectionString: string, max: number): Promise<DatabaseHandle> {
@@ -75,13 +82,28 @@ async function openServer(connectionString: string, max: number): Promise<Databa
   return { db, mode: 'server', pool, close: () => db.destroy() };
 }
 
-async function openEmbedded(dataDir: string): Promise<DatabaseHandle> {
-  if (!dataDir.startsWith('memory://')) {
-    mkdirSync(dataDir, { recursive: true });
-    assertWritable(dataDir);
-    assertSpace(dataDir);
+async function openEmbedded(dataDir: string, restoreFrom?: Uint8Array): Promise<DatabaseHandle> {
+  if (dataDir.startsWith('memory://')) return openPglite(dataDir, undefined, restoreFrom);
+  // A directory this install cannot read is refused before anything, even a probe, is written to it.
+  checkDataDir(dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  assertWritable(dataDir);
+  assertSpace(dataDir);
+  // One process per directory (see data-dir.ts).
+  const lock = acquireDataDirLock(dataDir);
+  try {
+    const handle = await openPglite(dataDir, lock, restoreFrom);
+    stampDataDir(dataDir);
+    return handle;
+  } catch (error) {
+    lock.release();
+    throw error;
   }
+}
+
+async function openPglite(dataDir: string, lock?: DataDirLock, restoreFrom?: Uint8Array): Promise<DatabaseHandle> {
   const worker = new PgliteWorker(dataDir);
+  worker.restoreFrom = restoreFrom;
   const db = new Kysely<Database>({ dialect: pgliteDialect(worker) });
   try {
     await sql`SELECT 1`.execute(db);
@@ -89,7 +111,20 @@ async function openEmbedded(dataDir: string): Promise<DatabaseHandle> {
     await db.destroy();
     throw new Error(`cannot open the embedded database in ${dataDir}: ${(error as Error).message}${diskSpaceHint(dataDir)}`);
   }
-  return { db, mode: 'embedded', close: () => db.destroy() };
+  return {
+    db,
+    mode: 'embedded',
+    ...(lock ? { lock } : {}),
+    // Through the driver's queue: no transaction of the service's is half done in the snapshot.
+    dumpDataDir: () => db.connection().execute(() => worker.dump()),
+    close: async () => {
+      try {
+        await db.destroy();
+      } finally {
+        lock?.release();
+      }
+    },
+  };
 }
 
 /**

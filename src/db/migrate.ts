@@ -1,4 +1,4 @@
-import { Migrator, type MigrationResultSet } from 'kysely';
+import { Migrator, sql, type MigrationResultSet } from 'kysely';
 import { migrations } from '../../migrations/index.ts';
 import type { Db } from './database.ts';
 
@@ -11,4 +11,10 @@ export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
     throw new Error(`migration ${failed} failed: ${(result.error as Error).message ?? result.error}`);
   }
   return result;
+}
+
+/** Migrations a database has applied that this code does not know: it was written by a newer version. */
+export async function unknownMigrations(db: Db): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(db);
+  return rows.map((r) => r.name).filter((name) => !(name in migrations));
 }

@@ -59,7 +59,7 @@ export class PgliteWorker {
   }
 
   async call(
-    message: { kind: string; sql?: string; params?: readonly unknown[]; blob?: Uint8Array; steps?: ScriptStep[] },
+    message: { kind: string; sql?: string; params?: readonly unknown[]; blob?: Uint8Array; steps?: ScriptStep[]; compression?: 'gzip' | 'none' },
     transfer: ArrayBuffer[] = [],
   ): Promise<WorkerReply> {
     if (this.exited) throw new Error('the embedded database is closed');
@@ -75,7 +75,17 @@ export class PgliteWorker {
   }
 
   async open(): Promise<void> {
-    await this.call({ kind: 'open' });
+    await this.call(this.restoreFrom ? { kind: 'open', blob: this.restoreFrom } : { kind: 'open' });
+    this.restoreFrom = undefined;
+  }
+
+  /** Fills an empty data directory from a snapshot on open (a restore). */
+  restoreFrom: Uint8Array | undefined;
+
+  /** A snapshot of the data directory, as a gzipped tar; callers make sure no transaction is open. */
+  async dump(): Promise<Uint8Array> {
+    const reply = await this.call({ kind: 'dump', compression: 'gzip' });
+    return reply.data!;
   }
 
   async close(): Promise<void> {

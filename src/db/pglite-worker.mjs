@@ -12,9 +12,11 @@ const NUMERIC = 1700;
 
 let db;
 
-async function open() {
+async function open(load) {
   db = await PGlite.create({
     dataDir: workerData.dataDir,
+    // A restore: the directory is filled from a dumpDataDir() tarball before PostgreSQL starts.
+    ...(load ? { loadDataDir: new Blob([load]) } : {}),
     extensions: { postgis, vector, pg_trgm },
     // The same JavaScript types as the server mode gets from node-postgres with our parsers.
     parsers: { [INT8]: (v) => Number(v), [NUMERIC]: (v) => Number(v) },
@@ -40,7 +42,7 @@ async function run(step) {
 async function handle(msg) {
   try {
     if (msg.kind === 'open') {
-      await open();
+      await open(msg.blob);
       parentPort.postMessage({ id: msg.id, ok: true });
     } else if (msg.kind === 'query') {
       parentPort.postMessage({ id: msg.id, ok: true, ...(await run(msg)) });
@@ -54,7 +56,9 @@ async function handle(msg) {
       await db.exec(msg.sql);
       parentPort.postMessage({ id: msg.id, ok: true });
     } else if (msg.kind === 'dump') {
-      const blob = await db.dumpDataDir('none');
+      // Everything committed is in the data files, so the snapshot needs no WAL replay to be complete.
+      await db.exec('CHECKPOINT');
+      const blob = await db.dumpDataDir(msg.compression ?? 'none');
       parentPort.postMessage({ id: msg.id, ok: true, data: new Uint8Array(await blob.arrayBuffer()) });
     } else if (msg.kind === 'close') {
       if (db) await db.close();

@@ -15,6 +15,7 @@ import { memoryRoutes } from '../memory/memory.routes.ts';
 import type { SopWriter } from '../memory/sop-writer.ts';
 import type { Logger } from '../log.ts';
 import { docsPage } from './docs-page.ts';
+import { backupRoutes } from './backup.routes.ts';
 import { healthRoutes, type Lifecycle } from './health.routes.ts';
 import { createRouter, type AppEnv } from './openapi-app.ts';
 import { ApiError, problem } from './problem.ts';
@@ -50,6 +51,8 @@ export interface AppDeps {
   replicaReads?: Db;
   /** With DATABASE_READ_URLS: notified after each write request, so this instance reads its own writes. */
   replicas?: ReplicaSet;
+  /** Embedded mode: the database's snapshot, served by GET /v1/backup. */
+  dumpDataDir?: () => Promise<Uint8Array>;
   /** Auth, rate limits, body limits, work bounds (src/http/security.ts); omitted: IN_PROCESS_SECURITY (no rate limit). */
   security?: SecurityOptions;
 }
@@ -90,6 +93,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // Workflow memory management stays on the primary: it is administration (behind API_KEY), not traffic.
   app.route('/', memoryRoutes(deps.db, deps.sopWriter ? { sopWriter: deps.sopWriter } : {}));
   app.route('/', webRoutes({ db: readDb }));
+  app.route('/', backupRoutes(deps.dumpDataDir));
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

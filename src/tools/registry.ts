@@ -203,7 +203,16 @@ export function detectCatalog(path: string): CatalogKind {
 const MinimalRecordSchema = z.looseObject({ id: z.string().min(1), name: z.string().min(1), description: z.string().min(1) });
 
 function readToolRecords(path: string): ToolRecord[] {
-  const parsed = RecordFileSchema.safeParse(readJson(path));
+  return parseToolRecords(readJson(path), path);
+}
+
+/**
+ * Tool records in this registry's own format (an array of records or `{catalog, version, tools}`), each
+ * completed by deriveToolMetadata; `where` names the file or body in errors.
+ */
+export function parseToolRecords(data: unknown, where: string): ToolRecord[] {
+  const path = where;
+  const parsed = RecordFileSchema.safeParse(data);
   if (!parsed.success) throw new ToolImportError(`${path}: ${z.prettifyError(parsed.error)}`, path);
   const file = parsed.data;
   const raw = Array.isArray(file) ? file : file.tools;

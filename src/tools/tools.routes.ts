@@ -9,7 +9,8 @@ import type { Embedder } from '../embedding/embedder.ts';
 import { createRouter } from '../http/openapi-app.ts';
 import { badRequest, conflict, notFound } from '../http/problem.ts';
 import { catalogSnapshot } from './catalog-cache.ts';
-import { deleteTool, registerTool, ToolConflictError, updateTool } from './registry.ts';
+import { ToolImportError } from './importers/openeo.ts';
+import { deleteTool, importTools, parseToolRecords, registerTool, ToolConflictError, updateTool } from './registry.ts';
 import { getToolRow, listToolRows } from './repository.ts';
 import { PortTypeSchema, TemporalSchema, SNAKE_CASE } from './schema.ts';
 import { parseToolRequest } from './request.ts';
@@ -232,6 +233,18 @@ const routes = {
     request: { body: { content: { 'application/json': { schema: searchBody } }, required: true } },
     responses: { 200: json(searchResponse, 'ranked tools'), 400: problemResponse('invalid body') },
   }),
+  import: createRoute({
+    method: 'post',
+    path: '/v1/tools:import',
+    tags: ['tools'],
+    summary: 'Import a catalog of tool records in one transaction (upsert by id; ids owned by another catalog are skipped and listed)',
+    description: 'The body is a tool-record file: `{catalog, version, tools: [{id, name, description, ...}]}` or an array of records. `npm run tools:import` sends any catalog it reads this way while a service holds the embedded data directory.',
+    request: { body: { content: { 'application/json': { schema: z.any() } }, required: true } },
+    responses: {
+      200: json(z.object({ read: z.number(), written: z.number(), skipped: z.array(z.object({ id: z.string(), ownedBy: z.string() })), ms: z.number() }), 'import report'),
+      400: problemResponse('invalid records; nothing was imported'),
+    },
+  }),
   plan: createRoute({
     method: 'post',
     path: '/v1/workflows/plan',
@@ -296,6 +309,27 @@ export function toolsRoutes(db: Db, embedder: Embedder, readDb: Db = db) {
   router.openapi(routes.search, async (c) => {
     const body = c.req.valid('json');
     return c.json(await searchTools(readDb, embedder, body), 200);
+  });
+
+  // `/v1/tools:import` is one path segment with a colon, which Hono's path syntax reads as a parameter: it is
+  // routed with a pattern, and documented under its real path.
+  router.openAPIRegistry.registerPath(routes.import);
+  router.post('/v1/:op{tools:import}', async (c) => {
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      throw badRequest('the body is not valid JSON', [{ in: 'body', field: '(root)', message: 'invalid JSON' }]);
+    }
+    let records;
+    try {
+      records = parseToolRecords(body, 'request body');
+    } catch (error) {
+      if (error instanceof ToolImportError) throw badRequest(`${error.message}; nothing was imported`, [{ in: 'body', field: 'tools', message: error.message }]);
+      throw error;
+    }
+    const report = await importTools(db, embedder, records);
+    return c.json({ read: records.length, ...report }, 200);
   });
 
   router.openapi(routes.plan, async (c) => {
