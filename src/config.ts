@@ -41,8 +41,12 @@ const configSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   PGLITE_DATA_DIR: z.string().min(1).default('./.data/pglite'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** `auto`: load the default seed when the database holds no places; `none`: never. */
-  SEED: z.enum(['auto', 'none']).default('auto'),
+  /**
+   * What an empty database is filled with on start: `world` (the GeoNames cities), `demo` (the Midtown
+   * Manhattan OpenStreetMap extract and the NYC neighbourhoods), `all` (both; `auto` is the same), `none`.
+   * The EO tool catalogs are loaded with any of them but `none`.
+   */
+  SEED: z.enum(['auto', 'all', 'world', 'demo', 'none']).default('auto'),
   SHUTDOWN_TIMEOUT_MS: milliseconds.default(15_000),
   /** On SIGTERM, readiness fails at once but the server keeps accepting this long before it closes. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(60_000).default(500),

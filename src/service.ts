@@ -11,10 +11,12 @@ import { openReplicaReads, ReplicaSet } from './db/replicas.ts';
 import type { Lifecycle } from './http/health.routes.ts';
 import type { AppEnv } from './http/openapi-app.ts';
 import { createConfiguredEmbedder } from './embedding/configured.ts';
-import { hasPlaces, seedDefaultPlaces } from './ingest/seed.ts';
+import { DEMO_DATA, hasPlaces, SEED_CATALOGS, seedDefaultPlaces } from './ingest/seed.ts';
+import { loadNycData } from './ingest/nyc.ts';
+import type { Embedder } from './embedding/embedder.ts';
 import { createLlmPlanner } from './planning/llm-planner.ts';
 import { createLlmSopWriter } from './memory/sop-writer.ts';
-import { hasBuiltinTools, loadBuiltinTools } from './tools/registry.ts';
+import { hasBuiltinTools, importToolCatalogs, loadBuiltinTools } from './tools/registry.ts';
 import { createLogger, type Logger } from './log.ts';
 
 export interface Service {
@@ -44,15 +46,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   await migrateToLatest(database.db);
   log.info({ mode: database.mode, ms: Math.round(performance.now() - started) }, 'database ready');
   const embedder = createConfiguredEmbedder(config);
-  if (config.SEED === 'auto' && !(await hasPlaces(database.db))) {
-    log.info('empty database: loading the default seed (GeoNames cities)');
-    const report = await seedDefaultPlaces(database.db, embedder, database.mode === 'embedded');
-    log.info({ places: report.written, ms: report.ms }, 'default seed loaded');
-  }
-  if (config.SEED === 'auto' && !(await hasBuiltinTools(database.db))) {
-    const tools = await loadBuiltinTools(database.db, embedder);
-    log.info({ tools: tools.written }, 'built-in EO tool catalog loaded');
-  }
+  await seedEmptyDatabase(database, embedder, config.SEED, log);
 
   const lifecycle: Lifecycle = { draining: false };
   const llmOptions =
@@ -137,6 +131,33 @@ function localUrl(host: string, port: number): string {
   if (host === '0.0.0.0' || host === '') return `http://127.0.0.1:${port}`;
   if (host === '::') return `http://[::1]:${port}`;
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/**
+ * The first start: an empty database gets the seed `SEED` names (see config.ts), so a fresh clone answers
+ * real questions; the EO tool catalogs likewise. Later starts find the data and skip this.
+ */
+async function seedEmptyDatabase(database: DatabaseHandle, embedder: Embedder, seed: Config['SEED'], log: Logger): Promise<void> {
+  if (seed === 'none') return;
+  const bulk = database.mode === 'embedded';
+  if (!(await hasPlaces(database.db))) {
+    if (seed !== 'demo') {
+      log.info('empty database: loading the world cities (GeoNames)');
+      const report = await seedDefaultPlaces(database.db, embedder, bulk);
+      log.info({ places: report.written, ms: report.ms }, 'world cities loaded');
+    }
+    if (seed !== 'world') {
+      const started = performance.now();
+      log.info('empty database: loading the Midtown Manhattan demo (OpenStreetMap, NYC neighbourhoods)');
+      await loadNycData(database.db, embedder, DEMO_DATA, bulk);
+      log.info({ ms: Math.round(performance.now() - started) }, 'Midtown demo loaded');
+    }
+  }
+  if (!(await hasBuiltinTools(database.db))) {
+    const tools = await loadBuiltinTools(database.db, embedder);
+    const catalogs = await importToolCatalogs(database.db, embedder, SEED_CATALOGS);
+    log.info({ tools: tools.written + catalogs.reduce((n, c) => n + c.written, 0) }, 'EO tool catalogs loaded (built-in, openEO, spectral indices)');
+  }
 }
 
 function listen(app: OpenAPIHono<AppEnv>, hostname: string, port: number): Promise<ServerType> {

@@ -122,3 +122,9 @@ export async function fetchBackup(url: string): Promise<Uint8Array> {
   const response = await call(`${url}/v1/backup`, { headers: authHeaders() }, 'the service gave no backup');
   return new Uint8Array(await response.arrayBuffer());
 }
+
+/** Re-embeds everything on the service (POST /v1/reembed) with the service's model. */
+export async function reembedOnService(url: string): Promise<{ model: string; places: number; tools: number }> {
+  const response = await call(`${url}/v1/reembed`, { method: 'POST', headers: authHeaders() }, 'the service did not re-embed');
+  return (await response.json()) as { model: string; places: number; tools: number };
+}

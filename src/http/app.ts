@@ -15,7 +15,7 @@ import { memoryRoutes } from '../memory/memory.routes.ts';
 import type { SopWriter } from '../memory/sop-writer.ts';
 import type { Logger } from '../log.ts';
 import { docsPage } from './docs-page.ts';
-import { backupRoutes } from './backup.routes.ts';
+import { operationsRoutes } from './operations.routes.ts';
 import { healthRoutes, type Lifecycle } from './health.routes.ts';
 import { createRouter, type AppEnv } from './openapi-app.ts';
 import { ApiError, problem } from './problem.ts';
@@ -93,7 +93,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // Workflow memory management stays on the primary: it is administration (behind API_KEY), not traffic.
   app.route('/', memoryRoutes(deps.db, deps.sopWriter ? { sopWriter: deps.sopWriter } : {}));
   app.route('/', webRoutes({ db: readDb }));
-  app.route('/', backupRoutes(deps.dumpDataDir));
+  app.route('/', operationsRoutes(deps.db, deps.embedder, deps.dumpDataDir));
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

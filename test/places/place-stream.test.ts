@@ -1,4 +1,4 @@
-// Streamed imports (application/x-ndjson place records) and the backup route, over HTTP in both modes.
+// Streamed imports (application/x-ndjson place records), re-embedding and the backup route, over HTTP in both modes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeSnapshot } from '../../src/db/snapshot.ts';
 import { isServer, testMode } from '../helpers/database.ts';
@@ -48,6 +48,14 @@ describe(`streamed place imports and backups (${testMode} mode)`, () => {
     const unknownField = await stream([JSON.stringify({ ...record('r1', 'x', 0), colour: 'red' })], 'stream-bad');
     expect(unknownField.status).toBe(400);
     expect(((await unknownField.json()) as { detail: string }).detail).toContain('line 1');
+  });
+
+  it('re-embeds every place and tool on request (what `npm run reembed` asks of a running service)', async () => {
+    const res = await fetch(`${service.url}/v1/reembed`, { method: 'POST' });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { model: string; places: number };
+    expect(body.places).toBe(40);
+    expect(body.model).toBeTruthy();
   });
 
   it.skipIf(isServer)('serves a consistent snapshot of the embedded database', async () => {
