@@ -614,11 +614,12 @@ function subTasksOf(query: string, sharedWords: string): SubTask[] {
   }
   if (steps.length < 2) return [];
   // "Calibrate, speckle-filter and terrain-correct a Sentinel-1 scene": bare verbs share the last
-  // clause's object, so each is searched as "<verb> a Sentinel-1 scene".
+  // clause's object, so each is searched as "<verb> a Sentinel-1 scene". A short clause that names its
+  // own product ("compute NDVI") has its object already: borrowing another one would blur it.
   const last = steps[steps.length - 1]!.text;
   const object = last.replace(/^\s*\S+\s*/, '');
   return steps.map(({ text, facts }) => {
-    const bare = text.trim().split(/\s+/).length <= 2 && text !== last && object.length > 0;
+    const bare = text.trim().split(/\s+/).length <= 2 && text !== last && object.length > 0 && facts.products.length === 0;
     const searched = bare ? `${text} ${object}` : text;
     const f = bare ? textFacts(searched) : facts;
     return {
