@@ -15,6 +15,10 @@ interface Tool {
   name: string;
   description: string;
 }
+interface CatalogEntry extends Tool {
+  /** The openEO process the text comes from (never sent to the service). */
+  source: string;
+}
 interface Request {
   id: string;
   query: string;
@@ -22,7 +26,10 @@ interface Request {
 }
 
 const SETS = new URL('../../eval/sets/', import.meta.url);
-const tools = (JSON.parse(readFileSync(new URL('foreign-catalog.tools.json', SETS), 'utf8')) as Tool[]).map(({ id, name, description }) => ({ id, name, description }));
+const catalog = JSON.parse(readFileSync(new URL('foreign-catalog.tools.json', SETS), 'utf8')) as CatalogEntry[];
+const tools: Tool[] = catalog.map(({ id, name, description }) => ({ id, name, description }));
+/** The fresh id of the tool made from an openEO process. */
+const idOf = (process: string) => catalog.find((t) => t.source === `openeo-processes:${process}`)!.id;
 const requests = readFileSync(new URL('foreign-catalog.requests.jsonl', SETS), 'utf8')
   .split('\n')
   .filter((l) => l.trim())
@@ -108,5 +115,29 @@ describe(`a foreign catalog registered by id, name and description (${testMode} 
     console.log(`foreign catalog: service MRR@5 ${got.mrr.toFixed(3)} NDCG@5 ${got.ndcg.toFixed(3)}; BM25 MRR@5 ${base.mrr.toFixed(3)} NDCG@5 ${base.ndcg.toFixed(3)}`);
     expect(got.mrr).toBeGreaterThanOrEqual(base.mrr);
     expect(got.ndcg).toBeGreaterThanOrEqual(base.ndcg + 0.05);
+  });
+
+  it('keeps the best tool of every step of a numbered or sequenced request in the top 5', async () => {
+    const search = async (query: string, k: number) => {
+      const res = await post('/v1/tools/search', { query, k });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { tools: { id: string }[] }).tools.map((t) => t.id);
+    };
+    const requests: [string, string[]][] = [
+      ['1. %s 2. %s 3. %s', ['read the scenes listed in a STAC catalog', 'keep only the red and near-infrared bands', 'write the output to a netCDF file']],
+      ['%s, then %s, finally %s', ['buffer the pipeline route by 200 m', 'compute zonal statistics of the image inside the buffers', 'store the table']],
+      ['先%s，再%s，最后%s', ['按日期范围筛选影像', '把每个月的数据聚合成月平均', '保存结果']],
+    ];
+    for (const [pattern, steps] of requests) {
+      const query = steps.reduce((q, step) => q.replace('%s', step), pattern);
+      const top = await search(query, 5);
+      for (const step of steps) {
+        const [best] = await search(step, 1);
+        expect(top, `${query}: the best tool for "${step}"`).toContain(best);
+      }
+    }
+    // And the steps of the first request are the ones an expert would pick.
+    const first = await search('1. read the scenes listed in a STAC catalog 2. keep only the red and near-infrared bands 3. write the output to a netCDF file', 5);
+    expect(first).toEqual(expect.arrayContaining([idOf('load_stac'), idOf('save_result')]));
   });
 });
