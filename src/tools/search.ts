@@ -13,9 +13,15 @@
  * what the request context does to a tool: prerequisites the data lacks or may lack (-), inputs the user
  * explicitly has (+), work the data already carries (- : atmospheric correction on L2A), a modality or a
  * temporal shape it cannot use (-), and being the missing step of a better-matching tool (+, ranked right
- * after that tool, never above it). The defaults below are a handful of global weights checked on the
- * development set and on the project's own check queries; nothing in the scorer looks at particular
- * queries or tool ids, and removing any one signal costs little (see eval/tools.ts).
+ * after that tool, never above it). The defaults below are a handful of global weights fitted on the
+ * tuning half of the project's own foreign-catalog requests (eval/sets) and checked on the development
+ * set; nothing in the scorer looks at particular queries or tool ids (see eval/tools.ts).
+ *
+ * Lexical evidence is never dropped: BM25's top matches are always in the candidate pool, whatever the
+ * dense recall and the knowledge graph propose, and BM25 is the heaviest single signal of similarity.
+ * The graph adds candidates (producers of the wanted product, missing steps) and boosts them by task
+ * type and output fit, but on a catalog it does not know those signals are guesses read from the same
+ * text, so they cannot outweigh what the words say.
  */
 import type { Db } from '../db/database.ts';
 import type { Embedder } from '../embedding/embedder.ts';
