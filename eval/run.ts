@@ -8,10 +8,14 @@ import { ABLATIONS, BASELINES } from './spatial-methods.ts';
 import { PIPELINE, runSpatialEval } from './harness.ts';
 import { runMemoryEvaluation } from './memory.ts';
 import { renderMarkdown, renderSvg, toolSummary, type EvalReport, type SectionMeta } from './report.ts';
-import { formatToolEval, readEvalLines, runToolEvaluation, withToolRegistry } from './tools.ts';
+import { formatToolEval, readEvalLines, report as reportLine, reportRows, runToolEvaluation, withToolRegistry } from './tools.ts';
 import { summarize, summaryLine, type SpatialQaItem, type SpatialSummary } from './spatial.ts';
 
 /**
+ * `npm run eval -- --only tools --set FILE [--catalog FILE]` scores any request set instead (with the
+ * service, BM25 and dense side by side, per split when the lines have one); `--catalog` registers only
+ * that foreign catalog (a JSON array of {id, name, description}) through POST /v1/tools.
+ *
  * `npm run eval [-- --only spatial|tools|memory] [--planner offline|llm] [--json out.json]`: runs the dev sets
  * of ../shared/eval against the configured database (loading ../shared/data/nyc when it is absent): the
  * pipeline through its real HTTP route, its ablations and the baselines on the same data, the tool search
@@ -25,6 +29,8 @@ const { values } = parseArgs({
     planner: { type: 'string', default: 'offline' },
     json: { type: 'string' },
     shared: { type: 'string', default: '../shared' },
+    set: { type: 'string' },
+    catalog: { type: 'string' },
   },
 });
 const SECTIONS = ['spatial', 'tools', 'memory'] as const;
@@ -75,6 +81,12 @@ if (wanted('spatial')) {
 
 try {
   const toolEmbedder = createOfflineEmbedderWithLexicons().model;
+  if (wanted('tools') && values.set) {
+    // Any other request set (own paraphrases, a foreign catalog): printed only, the report keeps the dev set.
+    const result = await runToolEvaluation(requireFile(values.set), false, values.catalog ? requireFile(values.catalog) : undefined);
+    for (const [label, r] of reportRows(result)) console.log(reportLine(label, r));
+    process.exit(0);
+  }
   if (wanted('tools')) {
     const tools = await runToolEvaluation(requireFile(`${EVAL_DIR}/tool-retrieval.dev.jsonl`));
     report.tools = { ...meta('embedded (in-memory registry)', toolEmbedder), system: toolSummary(tools.system), bm25: toolSummary(tools.bm25), dense: toolSummary(tools.dense) };

@@ -30,6 +30,8 @@ export interface EvalLine {
   id: string;
   query: string;
   lang?: string;
+  /** Own request sets: 'tune' (used to choose weights) or 'check' (reported, never tuned on). */
+  split?: string;
   context?: EvalContext;
   gold: string[];
   gold_chain?: string[];
@@ -254,6 +256,11 @@ export async function evaluateTools(search: SearchFunction, lines: readonly Eval
     scores.push(score);
     options.onLine?.(score, line);
   }
+  return aggregate(scores, mean(latencies));
+}
+
+/** Averages of per-line scores (a whole set, or one split of it). */
+export function aggregate(scores: readonly LineScore[], meanLatencyMs = 0): ToolEvalResult {
   const chains = scores.filter((s) => s.chainRecall10 !== undefined);
   const orders = scores.filter((s) => s.chainOrder !== undefined);
   const execs = scores.filter((s) => s.exec !== undefined);
@@ -270,8 +277,8 @@ export async function evaluateTools(search: SearchFunction, lines: readonly Eval
     sequenceMatch: mean(scores.map((s) => s.sequenceMatch)),
     exec: mean(execs.map((s) => s.exec!)),
     counts: { chain: chains.length, chainOrder: orders.length, exec: execs.length },
-    lines: scores,
-    meanLatencyMs: mean(latencies),
+    lines: [...scores],
+    meanLatencyMs,
   };
 }
 
@@ -298,6 +305,10 @@ export interface ToolEvalReport {
   system: ToolEvalResult;
   bm25: ToolEvalResult;
   dense: ToolEvalResult;
+  /** Foreign catalogs only: the plain BM25 reference (plainBm25). */
+  plainBm25?: ToolEvalResult;
+  /** Line id -> split, for sets that have one. */
+  splits?: Record<string, string>;
 }
 
 export interface ToolRegistry {
@@ -330,6 +341,65 @@ export async function withToolRegistry<T>(work: (registry: ToolRegistry) => Prom
   }
 }
 
+/** A tool of a foreign catalog: only what a third party would send. */
+export interface ForeignTool {
+  id: string;
+  name: string;
+  description: string;
+}
+
+export function readForeignCatalog(path: string): ForeignTool[] {
+  return (JSON.parse(readFileSync(path, 'utf8')) as ForeignTool[]).map(({ id, name, description }) => ({ id, name, description }));
+}
+
+/**
+ * A fresh in-memory database holding only `tools`, each registered through POST /v1/tools with its id,
+ * name and description (everything else derived by the service), as a third party would register them.
+ */
+export async function withForeignRegistry<T>(tools: readonly ForeignTool[], work: (registry: ToolRegistry) => Promise<T>): Promise<T> {
+  const handle = await openDatabase({ pgliteDataDir: 'memory://' });
+  try {
+    await migrateToLatest(handle.db);
+    const embedder = createOfflineEmbedderWithLexicons();
+    const security = { ...IN_PROCESS_SECURITY, clientAddress: () => '127.0.0.1' };
+    const app = createApp({ db: handle.db, embedder, mode: handle.mode, log: createLogger('silent'), lifecycle: { draining: false }, security });
+    for (const tool of tools) {
+      const res = await app.request('/v1/tools', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(tool) });
+      if (res.status !== 201) throw new Error(`registering ${tool.id}: HTTP ${res.status} ${await res.text()}`);
+    }
+    return await work({ db: handle.db, embedder, app, search: searchThrough(app) });
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The plainest lexical reference: BM25 (k1 1.5, b 0.75) over name + description, lower-cased words and
+ * Chinese characters, no stemming and no stop words. The service must never rank below it.
+ */
+export function plainBm25(tools: readonly ForeignTool[]): (query: string, k: number) => string[] {
+  const tokens = (text: string) => text.toLowerCase().match(/[a-z0-9]+|[\u4e00-\u9fff]/g) ?? [];
+  const docs = tools.map((t) => tokens(`${t.name} ${t.description}`));
+  const df = new Map<string, number>();
+  for (const d of docs) for (const term of new Set(d)) df.set(term, (df.get(term) ?? 0) + 1);
+  const avg = docs.reduce((a, d) => a + d.length, 0) / Math.max(1, docs.length);
+  const tfs = docs.map((d) => d.reduce((m, term) => m.set(term, (m.get(term) ?? 0) + 1), new Map<string, number>()));
+  return (query, k) => {
+    const terms = [...new Set(tokens(query))];
+    const scored = tools.map((t, i) => {
+      let score = 0;
+      for (const term of terms) {
+        const f = tfs[i]!.get(term) ?? 0;
+        if (!f) continue;
+        const n = df.get(term)!;
+        score += Math.log(1 + (docs.length - n + 0.5) / (n + 0.5)) * ((f * 2.5) / (f + 1.5 * (0.25 + (0.75 * docs[i]!.length) / avg)));
+      }
+      return { id: t.id, score };
+    });
+    return scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, k).map((s) => s.id);
+  };
+}
+
 /** A SearchFunction sending the request to POST /v1/tools/search of `app`. */
 export function searchThrough(app: { request: (path: string, init: RequestInit) => Response | Promise<Response> }): SearchFunction {
   return async (body) => {
@@ -339,9 +409,14 @@ export function searchThrough(app: { request: (path: string, init: RequestInit) 
   };
 }
 
-/** Evaluates the service and both baselines on `path` (a fresh registry). `verbose` prints one line per request. */
-export async function runToolEvaluation(path = DEV_SET, verbose = false): Promise<ToolEvalReport> {
-  return withToolRegistry(async ({ db, embedder, search }) => {
+/**
+ * Evaluates the service and both baselines on `path` (a fresh registry: the built-in catalogs, or only the
+ * foreign catalog file `catalog` registered through the API). `verbose` prints one line per request.
+ */
+export async function runToolEvaluation(path = DEV_SET, verbose = false, catalog?: string): Promise<ToolEvalReport> {
+  const foreign = catalog ? readForeignCatalog(catalog) : undefined;
+  const registry = <T>(work: (r: ToolRegistry) => Promise<T>) => (foreign ? withForeignRegistry(foreign, work) : withToolRegistry(work));
+  return registry(async ({ db, embedder, search }) => {
     const lines = readEvalLines(path);
     const print = (label: string) => (s: LineScore, line: EvalLine) => {
       if (!verbose) return;
@@ -352,24 +427,40 @@ export async function runToolEvaluation(path = DEV_SET, verbose = false): Promis
       if (s.exec !== undefined) flags.push(`exec=${s.exec}`);
       console.log(`${label} ${line.id} ${flags.join(' ')} top=${s.top.join(',')}${s.error ? ` ERROR ${s.error}` : ''}`);
     };
+    const splits = Object.fromEntries(lines.filter((l) => l.split).map((l) => [l.id, l.split!]));
     const system = await evaluateTools(search, lines, { onLine: print('system') });
     const bm25 = await evaluateTools((body) => searchBm25Baseline(db, body.query, body.k), lines, { onLine: print('bm25') });
     const dense = await evaluateTools((body) => searchDenseBaseline(db, embedder, body.query, body.k), lines, { onLine: print('dense') });
-    return { system, bm25, dense };
+    if (!foreign) return { system, bm25, dense, splits };
+    const plain = plainBm25(foreign);
+    const reference = await evaluateTools(async (body) => ({ tools: plain(body.query, body.k).map((id) => ({ id })) }), lines, { onLine: print('plain') });
+    return { system, bm25, dense, plainBm25: reference, splits };
   });
 }
 
-function report(label: string, r: ToolEvalResult): string {
-  return `${label.padEnd(8)} hit@1=${r.hit1.toFixed(3)} mrr@5=${r.mrr5.toFixed(3)} ndcg@5=${r.ndcg5.toFixed(3)} chain_recall@10=${r.chainRecall10.toFixed(3)} chain_order=${r.chainOrder.toFixed(3)} exact_seq=${r.exactSequence.toFixed(3)} seq_all=${r.sequenceMatch.toFixed(3)} exec=${r.exec.toFixed(3)} latency=${r.meanLatencyMs.toFixed(1)}ms`;
+/** Rows to print: each method on all lines, then per split (tune / check) when the set has splits. */
+export function reportRows(result: ToolEvalReport): [string, ToolEvalResult][] {
+  const methods: [string, ToolEvalResult][] = [['bm25', result.bm25], ...(result.plainBm25 ? [['bm25-ref', result.plainBm25] as [string, ToolEvalResult]] : []), ['dense', result.dense], ['system', result.system]];
+  const rows: [string, ToolEvalResult][] = [...methods];
+  const splits = [...new Set(Object.values(result.splits ?? {}))].sort();
+  for (const split of splits) {
+    for (const [label, r] of methods) rows.push([`${label}[${split}]`, aggregate(r.lines.filter((l) => result.splits![l.id] === split), r.meanLatencyMs)]);
+  }
+  return rows;
+}
+
+export function report(label: string, r: ToolEvalResult): string {
+  return `${label.padEnd(16)} hit@1=${r.hit1.toFixed(3)} mrr@5=${r.mrr5.toFixed(3)} ndcg@5=${r.ndcg5.toFixed(3)} recall@5=${r.recall5.toFixed(3)} chain_recall@10=${r.chainRecall10.toFixed(3)} chain_order=${r.chainOrder.toFixed(3)} exact_seq=${r.exactSequence.toFixed(3)} seq_all=${r.sequenceMatch.toFixed(3)} exec=${r.exec.toFixed(3)} latency=${r.meanLatencyMs.toFixed(1)}ms`;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const args = process.argv.slice(2);
   const verbose = args.includes('--verbose') || args.includes('-v');
-  const path = args.find((a) => !a.startsWith('-')) ?? DEV_SET;
-  const { system, bm25, dense } = await runToolEvaluation(path, verbose);
-  console.log(report('bm25', bm25));
-  console.log(report('dense', dense));
-  console.log(report('system', system));
+  const catalogAt = args.indexOf('--catalog');
+  const catalog = catalogAt >= 0 ? args[catalogAt + 1] : undefined;
+  const path = args.find((a, i) => !a.startsWith('-') && i !== catalogAt + 1) ?? DEV_SET;
+  const result = await runToolEvaluation(path, verbose, catalog);
+  for (const [label, r] of reportRows(result)) console.log(report(label, r));
+  const { system } = result;
   console.log(formatToolEval(system));
 }

@@ -154,6 +154,8 @@ export function lexicalFields(tool: ToolRecord): { text: string; weight: number 
     { text: tool.keywords.join(' , '), weight: 1 },
     { text: tool.description, weight: 1 },
     { text: vocabulary.join(' , '), weight: 0.5 },
+    // What the tool can be given ("geometries", "reducer", "target band"): a request names its inputs too.
+    { text: tool.inputs.map((p) => humanise(p.name)).join(' , '), weight: 0.5 },
   ];
 }
 

@@ -136,10 +136,33 @@ const STEP_VERBS = new Set(
 );
 const ZH_STEP_VERBS = /^(?:计算|提取|统计|生成|制作|进行|做|估算|反演|检测|识别|分类|裁剪|镶嵌|融合|配准|校正|导出|保存|加载|掩膜|去除|合成|聚合|重采样|滤波|求|得到|绘制|输出)/;
 
-/** Splits at sentence ends, semicolons and sequence words ("then"); commas and "and" only before a verb. */
+/**
+ * Splits at sentence ends, semicolons, line breaks, list markers ("1.", "2)", "-", "•", "①") and sequence
+ * words ("then"); commas and "and" only before a verb.
+ */
+const LIST_MARKERS = /\s*(?:\n+\s*(?:[-*•]\s+)?|(?:^|\s)(?:\(?\d{1,2}[.)）]|[①-⑩]|[（(]\d{1,2}[)）])\s+|\s[•]\s+|[①-⑩])\s*/u;
+const SEQUENCE_WORDS_EN = /\s*,?\s*\b(?:and then|then|followed by|afterwards|after that|finally|next)\b\s*/;
+const SEQUENCE_WORDS_ZH = /，?(?:然后|接着|之后|随后|最后|再)/u;
+
+/**
+ * The user laid the work out as steps: a numbered or bulleted list, or sequence words ("then", "finally",
+ * 先…再…最后). Each item is then a step in its own right, even one the knowledge graph reads nothing in.
+ */
+export function isExplicitSequence(query: string): boolean {
+  return query.trim().split(LIST_MARKERS).filter(Boolean).length >= 2 || SEQUENCE_WORDS_EN.test(query) || SEQUENCE_WORDS_ZH.test(query);
+}
+
 export function splitClauses(query: string): string[] {
   const hard = query
-    .split(/(?:[;；。!?！？]\s*|\.\s+(?=[A-Z\p{Script=Han}])|\s*,?\s*\b(?:and then|then|followed by|afterwards|after that|finally|next)\b\s*|，?(?:然后|接着|之后|随后|最后|再)|，并且?|，再|并且?(?=(?:计算|提取|统计|生成|制作|估算|反演|检测|识别|分类|裁剪|镶嵌|融合|配准|校正|导出|保存|绘制|输出)))/u)
+    .split(LIST_MARKERS)
+    .flatMap((part) =>
+      part.split(
+        new RegExp(
+          `(?:[;；。!?！？]\\s*|\\.\\s+(?=[A-Z\\p{Script=Han}])|${SEQUENCE_WORDS_EN.source}|${SEQUENCE_WORDS_ZH.source}|，并且?|，再|并且?(?=(?:计算|提取|统计|生成|制作|估算|反演|检测|识别|分类|裁剪|镶嵌|融合|配准|校正|导出|保存|绘制|输出)))`,
+          'u',
+        ),
+      ),
+    )
     .map((s) => s.trim())
     .filter(Boolean);
   const out: string[] = [];
@@ -192,14 +215,6 @@ function isTargetMention(norm: string, h: FormMatch): boolean {
 
 function addWeight(map: Map<string, number>, id: string, w: number): void {
   map.set(id, (map.get(id) ?? 0) + w);
-}
-
-function normalised(map: Map<string, number>): Weighted[] {
-  const max = Math.max(0, ...map.values());
-  if (max <= 0) return [];
-  return [...map]
-    .map(([id, w]) => ({ id, weight: w / max }))
-    .sort((a, b) => b.weight - a.weight || (a.id < b.id ? -1 : 1));
 }
 
 /** Absolute weights scaled so that one clear request (a task concept) is 1. */
@@ -334,7 +349,7 @@ function textFacts(text: string): TextFacts {
   }
   return {
     concepts,
-    taskTypes: normalised(fnScores),
+    taskTypes: capped(fnScores),
     products: capped(productScores),
     has: [...has],
     lacks: [...lacks],
@@ -574,6 +589,12 @@ function expansionsOf(facts: TextFacts): string[] {
   return [...out];
 }
 
+/** Words of a clause (a Han character counts as half a word). */
+function lexicalWordCount(clause: string): number {
+  const words = clause.match(/[\p{L}\p{N}][\p{L}\p{N}'-]*/gu) ?? [];
+  return words.reduce((n, w) => n + (HAN.test(w) ? Math.max(1, Math.floor(w.length / 2)) : 1), 0);
+}
+
 function hasTaskEvidence(facts: TextFacts, clause: string): boolean {
   if (facts.concepts.some((c) => !c.negated && (c.kind === 'task' || c.kind === 'object'))) return true;
   if (facts.taskTypes.length > 0 && facts.concepts.every((c) => !c.negated)) return true;
@@ -593,11 +614,14 @@ function mainConcept(facts: TextFacts): string | undefined {
 function subTasksOf(query: string, sharedWords: string): SubTask[] {
   const clauses = splitClauses(query);
   if (clauses.length < 2) return [];
+  const explicit = isExplicitSequence(query);
   const steps: { text: string; facts: TextFacts }[] = [];
   for (const clause of clauses) {
     const facts = textFacts(clause);
     const previous = steps[steps.length - 1];
-    if (!hasTaskEvidence(facts, clause)) {
+    // A list item of a few words is a step whatever the graph reads in it; a one-word item ("Plan:") is not.
+    const listedStep = explicit && lexicalWordCount(clause) >= 2;
+    if (!hasTaskEvidence(facts, clause) && !listedStep) {
       if (previous && !/^(?:they|it|these|those|the (?:data|images?|scenes?))\b/i.test(clause)) {
         previous.text = `${previous.text}, ${clause}`;
         previous.facts = textFacts(previous.text);
@@ -614,11 +638,12 @@ function subTasksOf(query: string, sharedWords: string): SubTask[] {
   }
   if (steps.length < 2) return [];
   // "Calibrate, speckle-filter and terrain-correct a Sentinel-1 scene": bare verbs share the last
-  // clause's object, so each is searched as "<verb> a Sentinel-1 scene".
+  // clause's object, so each is searched as "<verb> a Sentinel-1 scene". A short clause that names its
+  // own product ("compute NDVI") has its object already: borrowing another one would blur it.
   const last = steps[steps.length - 1]!.text;
   const object = last.replace(/^\s*\S+\s*/, '');
   return steps.map(({ text, facts }) => {
-    const bare = text.trim().split(/\s+/).length <= 2 && text !== last && object.length > 0;
+    const bare = text.trim().split(/\s+/).length <= 2 && text !== last && object.length > 0 && facts.products.length === 0;
     const searched = bare ? `${text} ${object}` : text;
     const f = bare ? textFacts(searched) : facts;
     return {

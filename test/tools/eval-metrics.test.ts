@@ -10,7 +10,9 @@ import {
   hitAt1,
   mrrAt5,
   ndcgAt5,
+  plainBm25,
   recallAt5,
+  reportRows,
   requestOf,
   sequenceMatch,
   type EvalLine,
@@ -125,6 +127,32 @@ describe('tool-retrieval metrics (eval/tools.ts) on hand-computed cases', () => 
     }, [{ id: '1', query: 'q', gold: ['a'], executable_requires: ['b'] }]);
     expect([r.hit1, r.mrr5, r.ndcg5, r.exec]).toEqual([0, 0, 0, 0]);
     expect(r.lines[0]?.error).toBe('boom');
+  });
+});
+
+describe('own request sets (eval --set, --catalog)', () => {
+  it('reports every method on all lines and per split', async () => {
+    const lines: EvalLine[] = [
+      { id: 'a', query: 'q', gold: ['x'], split: 'tune' },
+      { id: 'b', query: 'q', gold: ['y'], split: 'check' },
+    ];
+    const answer = async (): Promise<SearchAnswer> => ({ tools: [{ id: 'x' }] });
+    const r = await evaluateTools(answer, lines);
+    const rows = new Map(reportRows({ system: r, bm25: r, dense: r, splits: { a: 'tune', b: 'check' } }));
+    expect(rows.get('system')!.hit1).toBe(0.5);
+    expect(rows.get('system[tune]')!).toMatchObject({ n: 1, hit1: 1 });
+    expect(rows.get('system[check]')!).toMatchObject({ n: 1, hit1: 0 });
+    expect(rows.has('bm25-ref')).toBe(false);
+  });
+
+  it('the plain BM25 reference ranks by rare shared words and ignores tools sharing none', () => {
+    const rank = plainBm25([
+      { id: 'slope', name: 'Slope', description: 'Terrain slope in degrees from an elevation model.' },
+      { id: 'mean', name: 'Mean', description: 'The arithmetic mean of the values.' },
+      { id: 'sum', name: 'Sum', description: 'The sum of the values.' },
+    ]);
+    expect(rank('terrain slope', 5)).toEqual(['slope']);
+    expect(rank('mean values', 5)).toEqual(['mean', 'sum']);
   });
 });
 

@@ -64,6 +64,19 @@ describe('request channel: multi-step requests', () => {
     expect(splitClauses('利用两期分类图做分类后比较，并统计各类变化的面积。')).toHaveLength(2);
   });
 
+  it('splits numbered and bulleted lists into steps, and keeps numbers inside a step', () => {
+    expect(splitClauses('1. open the radar scenes 2. filter the speckle 3) export the backscatter')).toEqual(['open the radar scenes', 'filter the speckle', 'export the backscatter']);
+    expect(splitClauses('Plan:\n- mosaic the tiles\n- clip to the county\n• write a COG')).toEqual(['Plan:', 'mosaic the tiles', 'clip to the county', 'write a COG']);
+    expect(splitClauses('①镶嵌影像 ②裁剪到研究区')).toEqual(['镶嵌影像', '裁剪到研究区']);
+    expect(splitClauses('resample the 2.5 m grid to 30 m')).toHaveLength(1);
+  });
+
+  it('gives a short clause that names its own product no borrowed object', () => {
+    const p = parseToolRequest('Open the scenes, derive NDWI, then clip the result to the lake');
+    const step = p.subTasks.find((s) => s.text === 'derive NDWI');
+    expect(step?.query).not.toContain('lake');
+  });
+
   it('makes sub-tasks, sharing the object with bare verbs and folding state clauses away', () => {
     const p = parseToolRequest('Calibrate, speckle-filter and terrain-correct a Sentinel-1 GRD scene.');
     expect(p.subTasks.map((s) => s.text)).toEqual(['Calibrate', 'speckle-filter', 'terrain-correct a Sentinel-1 GRD scene.']);
