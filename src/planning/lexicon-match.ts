@@ -6,7 +6,8 @@
  * "Madison Square Park" must not yield a `park` target, nor "Port Authority Bus Terminal" a bus station.
  */
 import { poiConcepts, poiConceptById, FOOD_QUALIFIER_IDS, GENERIC_FOOD_HEAD_IDS } from '../lexicon/poi-concepts.js';
-import type { TagFilter } from '../lexicon/types.js';
+import { presetConceptById, presetVocabulary } from '../lexicon/presets.js';
+import type { PoiConcept, TagFilter } from '../lexicon/types.js';
 import { foldAligned, foldKey, overlapsAny, type Span } from './text.js';
 
 export interface Token extends Span {
@@ -93,6 +94,46 @@ function getConceptIndex(): PhraseIndex {
   return conceptIndex;
 }
 
+let presetIndex: { strong: PhraseIndex; weak: PhraseIndex } | undefined;
+/**
+ * The community vocabulary (iD presets), consulted for the words the hand lexicon does not match: preset names
+ * ("post office") are strong, synonym terms ("parcel") weak.
+ */
+function getPresetIndex(): { strong: PhraseIndex; weak: PhraseIndex } {
+  if (!presetIndex) {
+    // A qualitative cue ("cheap", "wifi", "view") is a cue even when some preset lists it as a synonym.
+    const cueKeys = new Set(CUES.flatMap((c) => [...c.en.map(keyOf), ...c.zh.map((z) => foldKey(z))]));
+    const { en, zh } = presetVocabulary();
+    const group = (strong: boolean) => {
+      const byId = new Map<string, { id: string; en: string[]; zh: string[] }>();
+      const entry = (id: string) => byId.get(id) ?? byId.set(id, { id, en: [], zh: [] }).get(id)!;
+      for (const f of en) if (f.strong === strong && !cueKeys.has(keyOf(f.form))) entry(f.id).en.push(f.form);
+      for (const f of zh) if (f.strong === strong && !cueKeys.has(foldKey(f.form))) entry(f.id).zh.push(f.form);
+      return buildIndex([...byId.values()]);
+    };
+    presetIndex = { strong: group(true), weak: group(false) };
+  }
+  return presetIndex;
+}
+
+/** A kind of place by id: the hand lexicon's, or a preset's (`osm:key=value`). */
+export function lookupConcept(id: string): PoiConcept | undefined {
+  return poiConceptById.get(id) ?? (id.startsWith('osm:') ? presetConceptById(id) : undefined);
+}
+
+/**
+ * Hand-lexicon matches first; when they find no kind of place, the preset vocabulary: its names, else the
+ * first synonym term only (a need is said once, "print my boarding pass"; later terms are its objects).
+ */
+function matchKinds(folded: string, masked: readonly Span[], weak = true): PhraseMatch[] {
+  const hand = matchIndex(folded, getConceptIndex(), masked);
+  if (hand.length) return hand;
+  const presets = getPresetIndex();
+  const strong = matchIndex(folded, presets.strong, masked);
+  if (strong.length || !weak) return strong;
+  return matchIndex(folded, presets.weak, masked).slice(0, 1);
+}
+
 export interface PhraseMatch extends Span {
   ids: string[];
   plural: boolean;
@@ -159,7 +200,7 @@ function mergeTags(target: TagFilter[], add: readonly TagFilter[]): void {
 
 /** Kinds of places named in the question, outside the masked (reference) spans. */
 export function matchTargets(original: string, folded: string, masked: readonly Span[]): TargetResult {
-  const matches = matchIndex(folded, getConceptIndex(), masked);
+  const matches = matchKinds(folded, masked);
   const notes: string[] = [];
   let ids: string[] = [];
   for (const m of matches) for (const id of m.ids) if (!ids.includes(id)) ids.push(id);
@@ -171,7 +212,7 @@ export function matchTargets(original: string, folded: string, masked: readonly 
   const tags: TagFilter[] = [];
   const categories: string[] = [];
   for (const id of ids) {
-    const c = poiConceptById.get(id);
+    const c = lookupConcept(id);
     if (!c) continue;
     mergeTags(tags, c.tags);
     for (const cat of c.categories) if (!categories.includes(cat)) categories.push(cat);
@@ -212,7 +253,8 @@ export function referenceHeadConcept(refText: string): string | undefined {
 export function isTargetPhrase(phrase: string): boolean {
   const folded = foldAligned(phrase.normalize('NFKC')).trim();
   if (!folded) return false;
-  const ms = matchIndex(folded, getConceptIndex(), []);
+  // Synonym terms include proper names (a palace's name among a castle's terms): only names decide here.
+  const ms = matchKinds(folded, [], false);
   if (ms.length === 0) return false;
   const covered = ms.reduce((n, m) => n + (m.end - m.start), 0);
   return covered >= folded.replace(/^(?:the|a|an|some|any)\s+/, '').replace(/\s+/g, '').length * 0.8;

@@ -3,6 +3,7 @@ import type { Db } from '../db/database.ts';
 import type { LonLat, Reference, SpatialPlan } from '../planning/plan.ts';
 import { poiConceptById } from '../lexicon/poi-concepts.ts';
 import { referenceHeadConcept } from '../planning/lexicon-match.ts';
+import { buildNameIndex, glossCandidates, type NameIndex } from './gloss-match.ts';
 import { expandStreetName, normalizeName } from './names.ts';
 
 /** A reference of the plan, located in the database. */
@@ -274,6 +275,10 @@ async function resolveNamed(
     if (areas.length) rows = areas;
   }
   const scored = rows.map((r) => ({ row: r, score: nameScore(r, text) })).filter((s) => s.score >= 0.35);
+  // A Chinese name the data does not carry: read it through its English gloss (and sound) instead.
+  if (/\p{Script=Han}/u.test(text) && !scored.some((s) => s.score >= 1)) {
+    for (const g of await glossedRows(db, text, shape)) if (!scored.some((s) => s.row.id === g.row.id)) scored.push(g);
+  }
   if (scored.length === 0) return resolveByKind(db, ref, shape);
   const best = Math.max(...scored.map((s) => s.score));
   const top = scored.filter((s) => s.score >= best - 0.05).map((s) => s.row);
@@ -295,6 +300,41 @@ async function resolveNamed(
   }
   const main = mainFeature(chosen, shape);
   return { ok: true, reference: await featureReference(db, ref, main, shape) };
+}
+
+let nameIndexCache: { db: Db; version: string; index: NameIndex } | undefined;
+
+/** The word index of the gazetteer's distinct names, built once per data version. */
+async function gazetteerNameIndex(db: Db): Promise<NameIndex> {
+  const row = await db.selectFrom('places_version').select('version').executeTakeFirst();
+  const version = String(row?.version ?? '');
+  if (nameIndexCache?.db === db && nameIndexCache.version === version) return nameIndexCache.index;
+  const { rows } = await sql<{ name: string }>`SELECT DISTINCT name FROM places WHERE name IS NOT NULL AND name ~ '[A-Za-z]'`.execute(db);
+  const index = buildNameIndex(rows.map((r) => r.name));
+  nameIndexCache = { db, version, index };
+  return index;
+}
+
+/** Places whose English name reads as the Chinese reference; the score stays below an exact name's. */
+async function glossedRows(db: Db, text: string, shape: 'point' | 'polygon' | 'line'): Promise<Array<{ row: GazetteerRow; score: number }>> {
+  const candidates = glossCandidates(text, await gazetteerNameIndex(db));
+  if (candidates.length === 0) return [];
+  const byName = new Map(candidates.map((c) => [c.name, c.score]));
+  const { rows } = await sql<GazetteerRow>`
+    SELECT id, name, source_id, category, GeometryType(geom) AS gtype,
+           CASE WHEN GeometryType(geom) IN ('POLYGON', 'MULTIPOLYGON') THEN ST_Area(geog) ELSE 0 END AS area,
+           ST_X(ST_Centroid(geom)) AS lon, ST_Y(ST_Centroid(geom)) AS lat, tags,
+           (tags ? 'summary' OR tags ? 'byline') AS has_prose
+    FROM places WHERE name = ANY(${[...byName.keys()]}::text[])`.execute(db);
+  let usable = rows;
+  if (shape === 'line') {
+    const streets = rows.filter((r) => isLine(r) && r.category === 'street');
+    if (streets.length) usable = streets;
+  } else if (shape === 'polygon') {
+    const areas = rows.filter(isPolygon);
+    if (areas.length) usable = areas;
+  }
+  return usable.map((row) => ({ row, score: 0.95 * (byName.get(row.name) ?? 0) }));
 }
 
 /**

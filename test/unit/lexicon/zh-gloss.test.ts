@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { cleanSenses, editDistance, englishSkeleton, glossChinese, glossTableFromEntries, parseGlossTable, pinyinSkeleton, soundsLike } from '../../../src/lexicon/zh-gloss.ts';
+
+// A tiny dictionary in CC-CEDICT's entry shape: [traditional, simplified, pinyin, english].
+const glossary = parseGlossTable(
+  glossTableFromEntries([
+    ['港口', '港口', 'gang3 kou3', ['port', 'harbor']],
+    ['劇院', '剧院', 'ju4 yuan4', 'theater'],
+    ['大道', '大道', 'da4 dao4', ['main street', 'avenue']],
+    ['華盛頓', '华盛顿', 'Hua2 sheng4 dun4', 'Washington (name)'],
+    ['見', '见', 'jian4', 'see 看見|看见[kan4 jian4]'],
+    ['公園', '公园', 'gong1 yuan2', 'park (for public recreation)'],
+  ]),
+);
+
+describe('CC-CEDICT glossing', () => {
+  it('cleans senses: qualifiers, cross-references, split alternatives', () => {
+    expect(cleanSenses(['Washington (name)'])).toEqual(['Washington']);
+    expect(cleanSenses(['see 看見|看见[kan4 jian4]', 'public square; plaza'])).toEqual(['public square', 'plaza']);
+    expect(cleanSenses(['to walk'])).toEqual(['walk']);
+  });
+
+  it('segments by longest dictionary match and glosses each word', () => {
+    const segs = glossChinese('华盛顿剧院', glossary);
+    expect(segs.map((s) => s.text)).toEqual(['华盛顿', '剧院']);
+    expect(segs[0]!.senses).toEqual(['Washington']);
+    expect(segs[0]!.name).toBe(true);
+    expect(segs[1]!.senses).toEqual(['theater']);
+  });
+
+  it('reads Chinese ordinals and numbered streets as English street names write them', () => {
+    expect(glossChinese('第三大道', glossary).map((s) => s.senses[0])).toEqual(['3rd', 'main street']);
+    expect(glossChinese('第二十一大道', glossary)[0]!.senses).toEqual(['21st']);
+    expect(glossChinese('西23街', glossary).some((s) => s.senses.includes('23rd'))).toBe(true);
+  });
+
+  it('keeps pinyin of words the dictionary lacks, for matching by sound', () => {
+    const segs = glossChinese('奥尔巴尼公园', glossary);
+    expect(segs.at(-1)!.senses).toEqual(['park']);
+    expect(segs.slice(0, -1).flatMap((s) => s.syllables)).toEqual(['ao', 'er', 'ba', 'ni']);
+  });
+});
+
+describe('matching a transliteration by sound', () => {
+  it('builds comparable consonant skeletons', () => {
+    expect(pinyinSkeleton(['ao', 'er', 'ba', 'ni'])).toBe('LPN');
+    expect(englishSkeleton('albany')).toBe('LPN');
+    expect(englishSkeleton('phoenix')).toBe('FNKS');
+  });
+
+  it('accepts a transliteration and rejects an unrelated word', () => {
+    expect(soundsLike(['hua', 'sheng', 'dun'], 'washington')).toBe(true);
+    expect(soundsLike(['ao', 'er', 'ba', 'ni'], 'albany')).toBe(true);
+    expect(soundsLike(['ao', 'er', 'ba', 'ni'], 'brooklyn')).toBe(false);
+  });
+
+  it('computes bounded edit distances', () => {
+    expect(editDistance('kitten', 'sitting')).toBe(3);
+    expect(editDistance('LKSNTN', 'LKSNKTN', 1)).toBe(1);
+    expect(editDistance('abcdef', 'uvwxyz', 1)).toBe(2);
+  });
+});
