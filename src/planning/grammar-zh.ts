@@ -256,7 +256,7 @@ export class ChineseGrammar {
   /** 沿着X / X沿线 / X两旁 / X路上的 */
   private along(): void {
     const patterns: Array<[RegExp, boolean]> = [
-      [new RegExp(`沿着?\\s*(${N}{1,60}?)(?=\\s*(?:的|有|两旁|两侧|一路|一带|走|[${PUNCT}]|$))`, 'gu'), true],
+      [new RegExp(`沿(?![线街路途岸])着?\\s*(${N}{1,60}?)(?=\\s*(?:的|有|两旁|两侧|一路|一带|走|[${PUNCT}]|$))`, 'gu'), true],
       [new RegExp(`${CLAUSE_START}(${N}{1,60}?)\\s*(?:沿线|沿街|沿路|沿岸|两旁|两侧|一侧|沿途)`, 'gu'), false],
       [new RegExp(`${CLAUSE_START}(${N}{1,60}?(?:路|街|大道|大街|巷|胡同|弄))\\s*上(?=\\s*(?:的|有|[${PUNCT}]|$))`, 'gu'), false],
     ];

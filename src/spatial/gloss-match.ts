@@ -11,7 +11,14 @@ import { AREA_LAST, LANDMARK_LAST, STREET_LAST } from '../planning/references.js
 import { normalizeName } from './names.js';
 
 /** Words that carry no identity in a name. */
-const STOP = new Set(['of', 'the', 'and', 'a', 'an', 'in', 'on', 'at', 'for', 'to', 'by', 'de', 'la', 'le', 'new', 'york', 'nyc']);
+const STOP = new Set(['of', 'the', 'and', 'a', 'an', 'in', 'on', 'at', 'for', 'to', 'by', 'de', 'la', 'le']);
+/**
+ * Characters of the standard transliteration tables (音译用字): a run of them is likely a foreign name written
+ * by sound (列克星敦, 布莱恩特), while ordinary words (百货, 熨斗) are matched by meaning only.
+ */
+const TRANSLITERATION_CHARS = new Set(
+  [...'阿埃艾爱安昂奥巴柏拜班邦保贝本比彼毕宾波伯博布查柴达道德登迪蒂丁东杜敦多厄恩尔法凡菲费芬丰佛弗福盖冈高戈格根贡古圭哈海汉豪赫亨胡华霍基吉加贾杰金卡凯坎康考柯科克肯库奎拉莱赖兰朗劳勒雷里理莉利列林琳隆卢鲁路伦罗洛马玛迈麦曼梅门蒙米缅明摩莫默姆穆纳奈南内尼宁纽诺欧帕派潘庞佩彭皮珀普奇齐乔切琼丘萨塞桑瑟森沙莎尚舍圣施什史斯松苏索塔泰坦汤唐特提汀图托瓦万旺威韦维温沃乌伍西希锡夏谢辛欣休雅亚扬耶伊因英尤于约泽扎詹兹佐逊顿星'],
+);
 /** Kind words (park, avenue, museum): matched by sense, never by sound. */
 const KIND_WORDS: ReadonlySet<string> = new Set([...STREET_LAST, ...AREA_LAST, ...LANDMARK_LAST]);
 /** A candidate needs this score (mean of both coverages) to be offered. */
@@ -63,22 +70,29 @@ function senseWords(seg: GlossSegment): Set<string> {
   return out;
 }
 
-function isKindSegment(words: ReadonlySet<string>): boolean {
-  for (const w of words) if (KIND_WORDS.has(w)) return true;
-  return false;
+/** A segment whose main sense is a kind of place (公园 park, 大道 avenue): read by meaning, never by sound. */
+function isKindSegment(seg: GlossSegment): boolean {
+  const first = seg.senses[0];
+  return first !== undefined && contentWords(first).some((w) => KIND_WORDS.has(w));
+}
+
+/** May this segment be part of a name written by sound? A dictionary name, or transliteration characters only. */
+function soundable(seg: GlossSegment): boolean {
+  const chars = [...seg.text];
+  return (seg.name && seg.senses.length > 0) || chars.every((c) => TRANSLITERATION_CHARS.has(c));
 }
 
 /** Words of the index that sound like a span of segments, with the span they cover. */
-function phoneticWords(segs: GlossSegment[], senses: Set<string>[], index: NameIndex): Map<string, number[]> {
+function phoneticWords(segs: GlossSegment[], index: NameIndex): Map<string, number[]> {
   const out = new Map<string, number[]>();
   for (let i = 0; i < segs.length; i++) {
     for (let j = i; j < Math.min(segs.length, i + 4); j++) {
       const span = segs.slice(i, j + 1);
-      if (span.some((s, k) => s.syllables.length === 0 || isKindSegment(senses[i + k]!))) break;
-      const chars = span.reduce((n, s) => n + [...s.text].length, 0);
-      if (!span.some((s) => s.name) && chars < 3) continue;
+      if (span.some((s) => s.syllables.length === 0 || isKindSegment(s) || !soundable(s))) break;
       const key = pinyinSkeleton(span.flatMap((s) => s.syllables));
-      if (key.length < 2) continue;
+      // Two consonants say little: only a name of two characters or more may be matched on so short a skeleton.
+      const chars = span.reduce((n, s) => n + [...s.text].length, 0);
+      if (key.length < 2 || (key.length < 3 && chars < 2)) continue;
       const covered = Array.from({ length: j - i + 1 }, (_, k) => i + k);
       const found = [...(index.skeletons.get(key) ?? [])];
       if (key.length >= 4) {
@@ -100,15 +114,30 @@ export interface GlossCandidate {
   reading: string;
 }
 
-/** Which segments a name word accounts for: a sense word, a compound containing one, or a sound-alike. */
-function coverOf(word: string, senses: Set<string>[], sounds: Map<string, number[]>): number[] {
-  const out: number[] = [];
+/** How much a reading is worth: a sense word itself, a sound-alike, a compound holding a sense ("flatiron"). */
+const EXACT = 1;
+const SOUND = 0.85;
+const COMPOUND = 0.7;
+
+/** Which segments a name word accounts for, and how well: a sense word, a sound-alike, or a compound. */
+function coverOf(word: string, senses: Set<string>[], sounds: Map<string, number[]>): Map<number, number> {
+  const out = new Map<number, number>();
+  const put = (i: number, w: number) => out.set(i, Math.max(out.get(i) ?? 0, w));
   senses.forEach((ws, i) => {
-    if (ws.has(word)) out.push(i);
-    else for (const s of ws) if (s.length >= 4 && word.length > s.length && (word.startsWith(s) || word.endsWith(s))) { out.push(i); break; }
+    if (ws.has(word)) put(i, EXACT);
+    else if (compoundOf(word, ws)) put(i, COMPOUND);
+    // Two neighbouring senses written as one word ("korea" + "town"): as good as the words themselves.
+    const next = senses[i + 1];
+    if (next) for (const a of ws) if (word.startsWith(a) && next.has(word.slice(a.length))) (put(i, EXACT), put(i + 1, EXACT));
   });
-  for (const i of sounds.get(word) ?? []) if (!out.includes(i)) out.push(i);
+  for (const i of sounds.get(word) ?? []) put(i, SOUND);
   return out;
+}
+
+/** Does the word contain one of the senses as its head or tail ("flatiron" holds "iron")? */
+function compoundOf(word: string, senses: ReadonlySet<string>): boolean {
+  for (const s of senses) if (s.length >= 4 && word.length > s.length && (word.startsWith(s) || word.endsWith(s))) return true;
+  return false;
 }
 
 /** Names of the index that read as the Chinese phrase, best first (at most `limit`). */
@@ -116,31 +145,33 @@ export function glossCandidates(text: string, index: NameIndex, limit = 12, segs
   const meaningful = segs.filter((s) => s.senses.length || s.syllables.length);
   if (meaningful.length === 0) return [];
   const senses = meaningful.map(senseWords);
-  const sounds = phoneticWords(meaningful, senses, index);
+  const sounds = phoneticWords(meaningful, index);
   // Seeds: names holding a distinctive word (kind words alone would pull in every park of the city).
   const seeds = new Set<number>();
   const seedWords = [...senses.flatMap((ws) => [...ws].filter((w) => !KIND_WORDS.has(w))), ...sounds.keys()];
   for (const w of seedWords) for (const i of (index.postings.get(w) ?? []).slice(0, 500)) seeds.add(i);
+  // Compounds of a distinctive sense ("iron" -> "flatiron") are seeds too.
+  const distinctive = senses.map((ws) => new Set([...ws].filter((w) => !KIND_WORDS.has(w))));
+  for (const [w, list] of index.postings) if (distinctive.some((ws) => compoundOf(w, ws))) for (const i of list.slice(0, 100)) seeds.add(i);
   if (seeds.size === 0) for (const w of senses.flatMap((ws) => [...ws])) for (const i of (index.postings.get(w) ?? []).slice(0, 200)) seeds.add(i);
   const out: GlossCandidate[] = [];
   for (const i of seeds) {
     const words = index.words[i]!;
     if (words.length === 0) continue;
-    const covered = new Set<number>();
+    const covered = new Map<number, number>();
     let wordsCovered = 0;
     const reading: string[] = [];
     for (const w of words) {
       const c = coverOf(w, senses, sounds);
-      if (c.length) {
-        wordsCovered++;
-        c.forEach((x) => covered.add(x));
-        reading.push(`${c.map((x) => meaningful[x]!.text).join('')}=${w}`);
-      }
+      if (c.size === 0) continue;
+      wordsCovered += Math.max(...c.values());
+      for (const [x, weight] of c) covered.set(x, Math.max(covered.get(x) ?? 0, weight));
+      reading.push(`${[...c.keys()].map((x) => meaningful[x]!.text).join('')}=${w}`);
     }
-    const segCov = covered.size / meaningful.length;
+    const segCov = [...covered.values()].reduce((a, b) => a + b, 0) / meaningful.length;
     const nameCov = wordsCovered / words.length;
     const score = (segCov + nameCov) / 2;
-    if (score >= GLOSS_MIN_SCORE && segCov >= 0.5) out.push({ name: index.names[i]!, score, reading: reading.join(', ') });
+    if (score >= GLOSS_MIN_SCORE && segCov >= 0.4) out.push({ name: index.names[i]!, score, reading: reading.join(', ') });
   }
   return out.sort((a, b) => b.score - a.score || a.name.length - b.name.length).slice(0, limit);
 }

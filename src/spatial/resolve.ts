@@ -317,8 +317,10 @@ async function gazetteerNameIndex(db: Db): Promise<NameIndex> {
 
 /** Places whose English name reads as the Chinese reference; the score stays below an exact name's. */
 async function glossedRows(db: Db, text: string, shape: 'point' | 'polygon' | 'line'): Promise<Array<{ row: GazetteerRow; score: number }>> {
-  const candidates = glossCandidates(text, await gazetteerNameIndex(db));
-  if (candidates.length === 0) return [];
+  const all = glossCandidates(text, await gazetteerNameIndex(db), 40);
+  if (all.length === 0) return [];
+  // The best reading only; names tied with it are told apart below by how notable their places are.
+  const candidates = all.filter((c) => c.score >= all[0]!.score - 1e-9);
   const byName = new Map(candidates.map((c) => [c.name, c.score]));
   const { rows } = await sql<GazetteerRow>`
     SELECT id, name, source_id, category, GeometryType(geom) AS gtype,
@@ -334,7 +336,16 @@ async function glossedRows(db: Db, text: string, shape: 'point' | 'polygon' | 'l
     const areas = rows.filter(isPolygon);
     if (areas.length) usable = areas;
   }
-  return usable.map((row) => ({ row, score: 0.95 * (byName.get(row.name) ?? 0) }));
+  // A complete reading (every segment and every word accounted for) counts as an exact name.
+  // Among equally good readings, the name of the most notable place (a landmark is what people refer to).
+  const notability = new Map<string, number>();
+  for (const r of usable) notability.set(r.name, Math.max(notability.get(r.name) ?? -Infinity, prominence(r)));
+  const top = Math.max(...notability.values());
+  usable = usable.filter((r) => notability.get(r.name)! >= top - 1);
+  return usable.map((row) => {
+    const score = byName.get(row.name) ?? 0;
+    return { row, score: score >= 0.999 ? 1 : 0.95 * score };
+  });
 }
 
 /**
