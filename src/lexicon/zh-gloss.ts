@@ -133,6 +133,21 @@ export function loadGlossary(): Glossary {
 /** Test hook: use a given glossary instead of the installed dictionary. */
 export function setGlossary(g: Glossary | undefined): void {
   glossary = g;
+  englishWords = undefined;
+}
+
+let englishWords: Set<string> | undefined;
+
+/**
+ * Every English word of the dictionary's senses (some 20,000): a word found here is real English, so it is
+ * never "corrected" as a typo of a kind of place ("train" is not a misspelt "trail").
+ */
+export function englishVocabulary(): ReadonlySet<string> {
+  if (englishWords) return englishWords;
+  const words = new Set<string>();
+  for (const senses of loadGlossary().senses.values()) for (const s of senses) for (const w of s.toLowerCase().split(/[^a-z]+/)) if (w.length > 2) words.add(w);
+  englishWords = words;
+  return words;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -456,7 +456,7 @@ export class EnglishGrammar {
 
   /** "near me", "around here", "in my area", "nearby" (no object): the asker's position. */
   private userPhrases(): void {
-    const re = /(?<![\p{L}\p{N}])(?:(?:near|around|close\s+to|by|next\s+to|nearby)\s+(?<who>me|us|here|my\s+(?:current\s+)?(?:location|position))|around\s+(?<who2>here)|close\s+by\s+(?<who3>me)|in\s+(?:my|this|the)\s+(?:area|neighbou?rhood|vicinity)|locally|where\s+(?:i|we)\s+(?:am|are))(?![\p{L}\p{N}])/gu;
+    const re = /(?<![\p{L}\p{N}])(?:(?:near|around|close\s+to|by|next\s+to|nearby)\s+(?<who>me|us|here|my\s+(?:current\s+)?(?:location|position))|around\s+(?<who2>here)|close\s+by\s+(?<who3>me)|in\s+(?:my|this|the)\s+(?:area|neighbou?rhood|vicinity)(?!\s+of\b)|locally|where\s+(?:i|we)\s+(?:am|are))(?![\p{L}\p{N}])/gu;
     for (const m of this.matchAllAt(re)) {
       const span = { start: m.index, end: m.index + m[0].length };
       const who = m.groups?.['who'] ?? m.groups?.['who2'] ?? m.groups?.['who3'];

@@ -7,6 +7,7 @@
  */
 import { poiConcepts, poiConceptById, FOOD_QUALIFIER_IDS, GENERIC_FOOD_HEAD_IDS } from '../lexicon/poi-concepts.js';
 import { presetConceptById, presetVocabulary } from '../lexicon/presets.js';
+import { englishVocabulary } from '../lexicon/zh-gloss.js';
 import type { PoiConcept, TagFilter } from '../lexicon/types.js';
 import { foldAligned, foldKey, overlapsAny, type Span } from './text.js';
 
@@ -200,8 +201,14 @@ function mergeTags(target: TagFilter[], add: readonly TagFilter[]): void {
 
 /** Kinds of places named in the question, outside the masked (reference) spans. */
 export function matchTargets(original: string, folded: string, masked: readonly Span[]): TargetResult {
-  const matches = matchKinds(folded, masked);
   const notes: string[] = [];
+  let matches = matchKinds(folded, masked);
+  if (matches.length === 0) {
+    // Nothing known: a misspelt kind of place ("pharmcy") is read as the word it is one typo away from.
+    const fixed = correctTypos(folded, masked);
+    matches = fixed.map((f) => f.match);
+    for (const f of fixed) notes.push(`"${original.slice(f.match.start, f.match.end)}" read as "${f.to}" (spelling)`);
+  }
   let ids: string[] = [];
   for (const m of matches) for (const id of m.ids) if (!ids.includes(id)) ids.push(id);
   if (ids.some((id) => FOOD_QUALIFIER_IDS.has(id)) && ids.some((id) => GENERIC_FOOD_HEAD_IDS.has(id))) {
@@ -263,6 +270,94 @@ export function isTargetPhrase(phrase: string): boolean {
 /** Is this single folded token a one-word kind of place ("pizza", "cafes")? */
 export function isSingleWordTarget(low: string): boolean {
   return getConceptIndex().en.has(low);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Spelling
+
+/**
+ * Optimal string alignment distance (Levenshtein plus adjacent transpositions, "restuarant"), stopping early
+ * once it exceeds `max`.
+ */
+export function typoDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      let v = Math.min(rows[i - 1]![j]! + 1, row[j - 1]! + 1, rows[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, rows[i - 2]![j - 2]! + 1);
+      row.push(v);
+      best = Math.min(best, v);
+    }
+    if (best > max) return max + 1;
+    rows.push(row);
+  }
+  return rows[a.length]![b.length]!;
+}
+
+/** How many typos a word of this length may carry: short words are too easily another real word. */
+export function typoBudget(length: number): number {
+  return length >= 8 ? 2 : length >= 5 ? 1 : 0;
+}
+
+/** Ordinary words that are one letter away from a kind of place ("model" / "motel"): never corrected. */
+const NOT_TYPOS = new Set([
+  'model', 'where', 'there', 'their', 'these', 'those', 'which', 'while', 'would', 'could', 'should', 'about', 'above',
+  'after', 'again', 'place', 'places', 'plays', 'great', 'good', 'nearby', 'around', 'close', 'closest', 'nearest',
+  'walking', 'minute', 'minutes', 'meters', 'metres', 'blocks', 'street', 'avenue', 'square', 'please', 'thanks',
+  'anything', 'something', 'somewhere', 'anywhere', 'within', 'between', 'inside', 'along', 'near', 'maybe', 'really',
+  'fixed', 'store', 'stores', 'shops', 'shop', 'spots', 'options', 'recommend', 'suggest', 'looking', 'want', 'need',
+]);
+
+interface Correction {
+  match: PhraseMatch;
+  to: string;
+}
+
+/**
+ * Unknown words corrected to the single-word kind of place they are closest to (same first letter, within the
+ * length's typo budget, one best candidate only). Hand-lexicon words are preferred to preset words.
+ */
+function correctTypos(folded: string, masked: readonly Span[]): Correction[] {
+  const out: Correction[] = [];
+  const presets = getPresetIndex();
+  const indexes = [getConceptIndex(), presets.strong];
+  const cueWords = new Set(CUES.flatMap((c) => c.en.flatMap((f) => keyOf(f).split(' '))));
+  for (const t of tokenize(folded)) {
+    if (overlapsAny(t, masked) || !/^[a-z]+$/.test(t.low) || NOT_TYPOS.has(t.low) || cueWords.has(t.low)) continue;
+    const budget = typoBudget(t.low.length);
+    if (budget === 0 || indexes.some((ix) => ix.en.has(t.low))) continue;
+    // A kind of place with a wrong plural ending ("librarys").
+    const stem = t.low.replace(/(?:es|s)$/, '');
+    const stemmed = indexes.map((ix) => ix.en.get(stem)).find((e) => e !== undefined);
+    if (stem !== t.low && stemmed) {
+      out.push({ match: { start: t.start, end: t.end, ids: stemmed.ids, plural: true }, to: stem });
+      continue;
+    }
+    // A real English word is not a typo; its plural or past form neither.
+    const vocabulary = englishVocabulary();
+    if (vocabulary.has(t.low) || vocabulary.has(t.low.replace(/(?:es|s|ed|d)$/, ''))) continue;
+    for (const ix of indexes) {
+      let best: { key: string; d: number; ids: string[] } | undefined;
+      let tie = false;
+      for (const [key, e] of ix.en) {
+        if (key.includes(' ') || key[0] !== t.low[0]) continue;
+        const d = typoDistance(t.low, key, budget);
+        if (d > budget) continue;
+        if (!best || d < best.d) {
+          best = { key, d, ids: e.ids };
+          tie = false;
+        } else if (d === best.d && best.ids.join() !== e.ids.join()) tie = true;
+      }
+      if (best && !tie) {
+        out.push({ match: { start: t.start, end: t.end, ids: best.ids, plural: /s$/.test(best.key) }, to: best.key });
+        break;
+      }
+    }
+  }
+  return out.slice(0, 2);
 }
 
 // ---------------------------------------------------------------------------------------------------------
