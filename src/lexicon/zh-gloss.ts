@@ -350,6 +350,6 @@ export function soundsLike(syllables: readonly string[], word: string): boolean 
   const a = pinyinSkeleton(syllables);
   const b = englishSkeleton(word);
   if (a.length < 2 || b.length < 2) return false;
-  if (a === b) return true;
+  if (a === b || (a.length >= 3 && b === `${a}T`)) return true;
   return a.length >= 4 && b.length >= 4 && editDistance(a, b, 1) <= 1;
 }

@@ -241,7 +241,10 @@ export class ChineseGrammar {
       const vague: Vague = ADJACENT_WORDS.test(word) ? 'adjacent' : 'near';
       const c = this.clean(raw, m.index) ?? (raw.trim() ? undefined : ({ kind: 'user', start: wordStart, end: wordStart } as Cleaned));
       if (!c) continue;
-      const ref = c.kind === 'user' ? { ...this.ref(c), text: this.s.slice(c.start, wordStart + word.length).trim() || word } : this.ref(c);
+      // A bare 附近 (no place before it in the clause) is the asker only if the question names no place:
+      // "我在X，附近有什么" means near X.
+      const bare = c.kind === 'user' && !raw.trim();
+      const ref = c.kind === 'user' ? { ...this.ref(c), text: this.s.slice(c.start, wordStart + word.length).trim() || word, ...(bare ? { user: 'soft' as const } : {}) } : this.ref(c);
       this.add({ fn: 'within_distance', ref, vague, spans: [{ start: Math.min(anchorPrefix(this.s, c.start), wordStart), end: wordStart + word.length }] });
     }
     for (const m of this.scan(new RegExp(`(?:靠近|临近|挨着|紧邻|紧挨)\\s*(${N}{1,60}?)(?=\\s*(?:的|有|[${PUNCT}]|$))`, 'gu'))) {
@@ -281,7 +284,10 @@ export class ChineseGrammar {
       const raw = m[1]!;
       const ref = this.named(raw, m.index + m[0].indexOf(raw, 1), true);
       if (!ref) continue;
-      this.add({ fn: 'inside', ref, spans: [{ start: m.index, end: m.index + m[0].length }] });
+      // "我在X" says where the asker is: around X, not inside it (unless X is an area).
+      const asker = /(?:我|我们|咱们|人)\s*$/.test(this.s.slice(Math.max(0, m.index - 3), m.index)) && ref.kind !== 'area' && ref.kind !== 'city';
+      if (asker) this.add({ fn: 'within_distance', ref, vague: 'near', spans: [{ start: m.index, end: m.index + m[0].length }] });
+      else this.add({ fn: 'inside', ref, spans: [{ start: m.index, end: m.index + m[0].length }] });
     }
     const suffix = new RegExp(`${CLAUSE_START}(${N}{1,60}?)\\s*(?:里面|里头|里边|内部|境内|区内|之内|里|内)(?=\\s*(?:的|有))`, 'gu');
     for (const m of this.scan(suffix, (mm) => mm.index + mm[0].length - 1)) {

@@ -94,7 +94,8 @@ function phoneticWords(segs: GlossSegment[], index: NameIndex): Map<string, numb
       const chars = span.reduce((n, s) => n + [...s.text].length, 0);
       if (key.length < 2 || (key.length < 3 && chars < 2)) continue;
       const covered = Array.from({ length: j - i + 1 }, (_, k) => i + k);
-      const found = [...(index.skeletons.get(key) ?? [])];
+      // Transliteration often drops a final t/d (布莱恩 for Bryant): such a word is found too.
+      const found = [...(index.skeletons.get(key) ?? []), ...(key.length >= 3 ? (index.skeletons.get(`${key}T`) ?? []) : [])];
       if (key.length >= 4) {
         for (const [k, words] of index.skeletons) if (k !== key && Math.abs(k.length - key.length) <= 1 && k.length >= 4 && editDistance(k, key, 1) <= 1) found.push(...words);
       }

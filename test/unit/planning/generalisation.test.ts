@@ -51,3 +51,23 @@ describe('constructions around the reference', () => {
     expect(q.targets.concepts).toEqual(['pizza']);
   });
 });
+
+describe('Chinese constructions around the reference', () => {
+  it('"我在X，附近…" is near X, not the asker’s unknown position', () => {
+    const p = planOffline('我在林肯中心，附近有什么面包店');
+    expect(p.references.map((r) => r.text)).toEqual(['林肯中心']);
+    expect(p.constraints).toEqual([{ fn: 'within_distance', ref: 'r1', distanceM: 500 }]);
+  });
+  it('a bare 附近 still means the asker when no place is named', () => {
+    expect(planOffline('附近有面包店吗').references[0]).toMatchObject({ kind: 'coordinates' });
+  });
+  it('X沿线 takes the whole street, not the character after 沿', () => {
+    const p = planOffline('第三大道沿线的花店');
+    expect(p.references.map((r) => r.text)).toEqual(['第三大道']);
+    expect(p.constraints[0]).toMatchObject({ fn: 'along' });
+  });
+  it('reads Chinese distances by the same grammar', () => {
+    expect(planOffline('林肯中心步行八分钟以内的花店').constraints[0]).toMatchObject({ fn: 'within_distance', distanceM: 640 });
+    expect(planOffline('离林肯中心1.2公里以内的书店').constraints[0]).toMatchObject({ fn: 'within_distance', distanceM: 1200 });
+  });
+});
