@@ -498,6 +498,8 @@ export class EnglishGrammar {
       [/(?:right\s+|just\s+|directly\s+)?(?:next\s+to|beside|besides|adjacent\s+to|opposite(?:\s+to)?|across\s+(?:the\s+street\s+)?from|steps\s+(?:away\s+)?from|a\s+stone'?s\s+throw\s+(?:away\s+)?from|right\s+by|just\s+by|just\s+off|in\s+front\s+of|attached\s+to|right\s+outside|just\s+outside)\s+/gu, 'adjacent', 'strong'],
       [/(?:(?:with)?in\s+)?(?:(?:easy|short)\s+)?walking\s+distance\s+(?:of|from|to)\s+|walkable\s+from\s+|a\s+short\s+walk\s+(?:from|to)\s+/gu, 'walking', 'strong'],
       [/(?:by)\s+/gu, 'near', 'weak'],
+      // "north of X", "on the east side of X": no direction in the plan yet, so near X rather than inside it.
+      [/(?:just\s+|directly\s+)?(?:(?:on|to)\s+the\s+)?(?:north|south|east|west)(?:\s+side)?\s+of\s+/gu, 'near', 'strong'],
       [/(?:very\s+|really\s+|pretty\s+|quite\s+)?(?:near(?:\s+to)?|nearby|near\s+by|close\s+to|closeby|close\s+by|in\s+the\s+(?:vicinity|neighbou?rhood|area|surroundings)\s+of|not\s+(?:too\s+)?far\s+from|in\s+proximity\s+to|proximate\s+to|within\s+reach\s+of|surrounding|around)\s+/gu, 'near', 'strong'],
     ];
     for (const [re, vague, strength] of table) {

@@ -22,10 +22,12 @@ const LEADING_FILLERS = [
   '我想', '我要', '我需要', '想要', '想', '要', '需要', '找一下', '找找', '找', '查一下', '查找', '查询', '查', '搜索', '搜一下', '搜', '推荐一下', '推荐',
   '列出', '列举', '显示', '告诉我', '看看', '看一下', '哪里有', '哪儿有', '有没有', '有无', '是否有', '给我', '能否', '能不能', '可以', '可否', '一下', '请',
 ].sort((a, b) => b.length - a.length);
-const TRAILING = ['的', '那边', '这边', '那里', '这里', '那儿', '这儿', '一带', '地区', '区域', '方圆', '距离', '不到', '不超过', '大约', '大概', '约'].sort((a, b) => b.length - a.length);
+const TRAILING = ['往东', '往西', '往南', '往北', '向东', '向西', '向南', '向北', '的', '那边', '这边', '那里', '这里', '那儿', '这儿', '一带', '地区', '区域', '方圆', '距离', '不到', '不超过', '大约', '大概', '约'].sort((a, b) => b.length - a.length);
 const USER_WORDS = new Set(['我', '我们', '这里', '这儿', '这边', '我这里', '我这儿', '我这边', '我这', '当前位置', '我的位置', '本地', '这附近', '我家', '我住的地方', '我所在的位置', '现在的位置', '目前位置', '咱们', '咱']);
 
 const ADJACENT_WORDS = /^(?:旁边|边上|隔壁|对面|门口|跟前)$/;
+/** A side of a place ("X以北", "X东边"): the plan has no direction yet, so the place is kept as "near". */
+const ZH_DIRECTION = '(?:往|向)?(?:以|的)?[东西南北](?:边|面|侧|部|方)?(?=的|有|[^\\p{Script=Han}]|$)|(?:往|向)[东西南北]走?';
 
 type Cleaned = { kind: 'user'; start: number; end: number } | { kind: 'name'; text: string; start: number; end: number };
 
@@ -233,12 +235,13 @@ export class ChineseGrammar {
 
   /** X附近 / X周边 / X旁边 / 附近(= the asker) */
   private near(): void {
-    const re = new RegExp(`${CLAUSE_START}(${N}{0,60}?)\\s*(附近|周边|周围|一带|周遭|旁边|边上|隔壁|对面|不远处|不远|左近|跟前|门口)`, 'gu');
+    const re = new RegExp(`${CLAUSE_START}(${N}{0,60}?)\\s*(附近|周边|周围|一带|周遭|旁边|边上|隔壁|对面|不远处|不远|左近|跟前|门口|旁(?!边)|${ZH_DIRECTION})`, 'gu');
     for (const m of this.scan(re, (mm) => mm.index + mm[0].length - 1)) {
       const raw = m[1]!;
       const word = m[2]!;
       const wordStart = m.index + m[0].length - word.length;
-      const vague: Vague = ADJACENT_WORDS.test(word) ? 'adjacent' : 'near';
+      const vague: Vague = ADJACENT_WORDS.test(word) || word === '旁' ? 'adjacent' : 'near';
+      if (new RegExp(`^${ZH_DIRECTION}$`).test(word)) this.out.notes.push(`"${word}": a direction is not supported, read as near`);
       const c = this.clean(raw, m.index) ?? (raw.trim() ? undefined : ({ kind: 'user', start: wordStart, end: wordStart } as Cleaned));
       if (!c) continue;
       // A bare 附近 (no place before it in the clause) is the asker only if the question names no place:

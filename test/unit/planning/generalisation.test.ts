@@ -71,3 +71,16 @@ describe('Chinese constructions around the reference', () => {
     expect(planOffline('离林肯中心1.2公里以内的书店').constraints[0]).toMatchObject({ fn: 'within_distance', distanceM: 1200 });
   });
 });
+
+describe('a side of a place keeps the place (the plan has no direction yet: near it)', () => {
+  it.each([
+    ['wine bars south of Lincoln Center', 'Lincoln Center'],
+    ['bakeries on the west side of Tompkins Square Park', 'Tompkins Square Park'],
+    ['林肯中心以南的酒吧', '林肯中心'],
+    ['林肯中心往西走五分钟的面包店', '林肯中心'],
+  ])('%s', (q, ref) => {
+    const p = planOffline(q);
+    expect(p.references.map((r) => r.text)).toEqual([ref]);
+    expect(p.constraints[0]).toMatchObject({ fn: 'within_distance' });
+  });
+});
