@@ -27,7 +27,7 @@ const USER_WORDS = new Set(['我', '我们', '这里', '这儿', '这边', '我�
 
 const ADJACENT_WORDS = /^(?:旁边|边上|隔壁|对面|门口|跟前)$/;
 /** A side of a place ("X以北", "X东边"): the plan has no direction yet, so the place is kept as "near". */
-const ZH_DIRECTION = '(?:往|向)?(?:以|的)?[东西南北](?:边|面|侧|部|方)?(?=的|有|[^\\p{Script=Han}]|$)|(?:往|向)[东西南北]走?';
+const ZH_DIRECTION = '(?:以|往|向)[东西南北](?:边|面|侧|部|方)?走?|的?[东西南北](?:边|面|侧|方)';
 
 type Cleaned = { kind: 'user'; start: number; end: number } | { kind: 'name'; text: string; start: number; end: number };
 

@@ -84,3 +84,9 @@ describe('a side of a place keeps the place (the plan has no direction yet: near
     expect(p.constraints[0]).toMatchObject({ fn: 'within_distance' });
   });
 });
+
+describe('a direction character inside a transliterated name is part of the name', () => {
+  it('keeps 西 in a name such as 威斯敏斯特西 or 切西', () => {
+    expect(planOffline('格林西有哪些书店').references.map((r) => r.text)).toEqual(['格林西']);
+  });
+});
