@@ -19,7 +19,7 @@ import { pinyin } from 'pinyin-pro';
 const MAX_WORD = 8;
 /** Senses kept per word: the first ones are the common ones. */
 const MAX_SENSES = 4;
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2;
 
 /**
  * Reduces one CC-CEDICT sense list to short English alternatives: qualifiers in parentheses go ("Morgan
@@ -37,8 +37,10 @@ export function cleanSenses(senses: readonly string[]): string[] {
         .replace(/^(?:to |a |an |the )/i, '')
         .replace(/\s+/g, ' ')
         .trim();
-      if (!s || s.length > 40 || /[\u3400-\u9fff]/.test(s)) continue;
-      if (!out.includes(s)) out.push(s);
+      if (!s || /[\u3400-\u9fff]/.test(s)) continue;
+      // "Starbucks, US coffee shop chain": the head before the comma is the name itself.
+      const head = s.split(/\s*,\s*/)[0]!;
+      for (const alt of head !== s && head.length >= 3 ? [head, s] : [s]) if (alt.length <= 40 && !out.includes(alt)) out.push(alt);
     }
     if (out.length >= MAX_SENSES) break;
   }

@@ -7,8 +7,9 @@
  */
 import { poiConcepts, poiConceptById, FOOD_QUALIFIER_IDS, GENERIC_FOOD_HEAD_IDS } from '../lexicon/poi-concepts.js';
 import { presetConceptById, presetVocabulary } from '../lexicon/presets.js';
-import { englishVocabulary } from '../lexicon/zh-gloss.js';
+import { englishVocabulary, glossChinese } from '../lexicon/zh-gloss.js';
 import type { PoiConcept, TagFilter } from '../lexicon/types.js';
+import { brandTags, matchBrands, type BrandIndex } from './brands.js';
 import { foldAligned, foldKey, overlapsAny, type Span } from './text.js';
 
 export interface Token extends Span {
@@ -200,8 +201,23 @@ function mergeTags(target: TagFilter[], add: readonly TagFilter[]): void {
 }
 
 /** Kinds of places named in the question, outside the masked (reference) spans. */
-export function matchTargets(original: string, folded: string, masked: readonly Span[]): TargetResult {
+export function matchTargets(original: string, folded: string, masked: readonly Span[], brands?: BrandIndex): TargetResult {
   const notes: string[] = [];
+  // A brand the data knows ("a Starbucks") is more specific than any kind of place said with it.
+  const brandMatches = brands ? matchBrands(original, folded, masked, brands, /\p{Script=Han}/u.test(original) ? glossSpans(original) : []) : [];
+  if (brandMatches.length) {
+    const entries = brandMatches.map((b) => b.entry);
+    notes.push(`brand: ${[...new Set(entries.map((e) => e.brand))].join(', ')} (the data's brand tags)`);
+    return {
+      text: brandMatches.map((b) => original.slice(b.start, b.end)).join(', '),
+      concepts: [...new Set(entries.map((e) => `brand:${e.brand}`.slice(0, 100)))],
+      tags: brandTags(entries),
+      categories: [],
+      matches: brandMatches.map((b) => ({ start: b.start, end: b.end, ids: [], plural: false })),
+      plural: false,
+      notes,
+    };
+  }
   let matches = matchKinds(folded, masked);
   if (matches.length === 0) {
     // Nothing known: a misspelt kind of place ("pharmcy") is read as the word it is one typo away from.
@@ -270,6 +286,19 @@ export function isTargetPhrase(phrase: string): boolean {
 /** Is this single folded token a one-word kind of place ("pizza", "cafes")? */
 export function isSingleWordTarget(low: string): boolean {
   return getConceptIndex().en.has(low);
+}
+
+/** Dictionary words of the Chinese runs of the text, with their positions and English senses. */
+function glossSpans(text: string): Array<Span & { senses: string[] }> {
+  const out: Array<Span & { senses: string[] }> = [];
+  for (const run of text.matchAll(/\p{Script=Han}+/gu)) {
+    let at = run.index;
+    for (const seg of glossChinese(run[0])) {
+      out.push({ start: at, end: at + seg.text.length, senses: seg.senses });
+      at += seg.text.length;
+    }
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import { assemble } from './assemble.js';
 import { parseChinese } from './grammar-zh.js';
 import { parseEnglish } from './grammar-en.js';
 import { LonLatSchema, SpatialPlanSchema, type LonLat, type SpatialPlan } from './plan.js';
+import type { BrandIndex } from './brands.js';
 import type { GazetteerHint } from './references.js';
 import { detectLang, foldAligned, MAX_QUESTION_CHARS, normalizeQuestion } from './text.js';
 
@@ -19,6 +20,8 @@ export interface PlanOfflineOptions {
   near?: LonLat;
   /** Classifies a reference phrase from a gazetteer, when the caller has one (takes precedence over word cues). */
   gazetteerHint?: GazetteerHint;
+  /** Brand names of the data (src/spatial/brand-index.ts), understood as kinds of place. */
+  brands?: BrandIndex;
 }
 
 export function planOffline(question: string, opts: PlanOfflineOptions = {}): SpatialPlan {
@@ -30,7 +33,7 @@ export function planOffline(question: string, opts: PlanOfflineOptions = {}): Sp
     if (truncated) notes.push(`question truncated to ${MAX_QUESTION_CHARS} characters`);
     const hint = typeof opts?.gazetteerHint === 'function' ? opts.gazetteerHint : undefined;
     const parse = lang === 'zh' ? parseChinese(text, hint) : parseEnglish(text, hint);
-    const plan = assemble({ text, folded: foldAligned(text), lang, parse, ...(near ? { near } : {}), ...(hint ? { hint } : {}), notes });
+    const plan = assemble({ text, folded: foldAligned(text), lang, parse, ...(near ? { near } : {}), ...(hint ? { hint } : {}), ...(opts?.brands ? { brands: opts.brands } : {}), notes });
     const checked = SpatialPlanSchema.safeParse(plan);
     if (checked.success) return checked.data;
     return fallbackPlan(question, near, `internal: plan failed validation (${checked.error.issues[0]?.message ?? 'unknown'})`);
