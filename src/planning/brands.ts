@@ -84,7 +84,8 @@ export function matchBrands(
     for (const g of glosses) {
       for (const sense of g.senses) {
         const hit = index.forms.get(foldKey(sense).replace(/[^\p{L}\p{N}&' ]+/gu, ' ').replace(/\s+/g, ' ').trim());
-        if (hit && !overlapsAny(g, masked)) {
+        // Everyday words (想 = "think") never name a brand; a brand's Chinese name has two characters or more.
+        if (hit && !hit.needsCapital && g.end - g.start >= 2 && !overlapsAny(g, masked)) {
           found.push({ start: g.start, end: g.end, entry: hit.entry });
           break;
         }

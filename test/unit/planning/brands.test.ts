@@ -32,3 +32,10 @@ describe('brand names from the data as kinds of place', () => {
     expect(planOffline('pharmacies near Lincoln Center', { brands }).targets.concepts).toEqual(['pharmacy']);
   });
 });
+
+describe('brands glossed from Chinese', () => {
+  it('does not read an everyday Chinese word as a brand through its English sense', () => {
+    const everyday = buildBrandIndex([{ brand: 'Think Coffee', names: ['Think Coffee'] }], (w) => w === 'think');
+    expect(planOffline('林肯中心附近想喝咖啡', { brands: everyday }).targets.concepts).toEqual(['cafe']);
+  });
+});
