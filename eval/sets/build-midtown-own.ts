@@ -1,6 +1,7 @@
 /**
- * `npx tsx eval/sets/build-midtown-own.ts`: writes eval/sets/midtown-own.jsonl, the project's own tuning
- * questions on the Midtown extract (half in Chinese), in the format of ../shared/eval/README.md.
+ * `npx tsx eval/sets/build-midtown-own.ts [--check]`: writes eval/sets/midtown-own.jsonl, the project's own
+ * tuning questions on the Midtown extract (half in Chinese), or with --check midtown-own-check.jsonl, a second
+ * batch scored once as written, in the format of ../shared/eval/README.md.
  *
  * The questions were written for this project (not taken from any evaluation set). The gold is computed here
  * by SQL from the raw OSM tags and geometries of the loaded `places` table, never by the pipeline: a POI is a
@@ -94,6 +95,46 @@ const SPECS: Spec[] = [
   { q: '熨斗大厦附近想健身', lang: 'zh', type: 'semantic', ref: { landmark: 'Flatiron Building' }, rel: 'within_distance', d: 500, what: 'gym', tags: GYM },
 ];
 
+const ATM: Tags = [['amenity', ['atm']], ['atm', ['yes']]];
+const CHINESE: Tags = [['cuisine', ['chinese', 'cantonese', 'sichuan', 'szechuan', 'hunan', 'shanghai', 'dim_sum']]];
+const SUSHI: Tags = [['cuisine', ['sushi']]];
+const MUSEUM: Tags = [['tourism', ['museum']]];
+const SUPERMARKET: Tags = [['shop', ['supermarket', 'grocery']]];
+const BAGEL: Tags = [['cuisine', ['bagel']]];
+const ICE: Tags = [['amenity', ['ice_cream']], ['shop', ['ice_cream']], ['cuisine', ['ice_cream', 'frozen_yogurt', 'gelato']]];
+const DUNKIN: Tags = [['brand', ["Dunkin'"]], ['name', ["Dunkin'", "Dunkin' Donuts"]]];
+
+/**
+ * A second batch, written after the tuning above and scored once as it came (`--check`): an estimate of how
+ * the mechanisms carry over to questions they were not tuned on.
+ */
+const CHECK_SPECS: Spec[] = [
+  { q: "Any Dunkin' within a 5 min walk of Madison Square Garden?", lang: 'en', type: 'within', ref: { landmark: 'Madison Square Garden' }, rel: 'within_distance', d: 400, what: "Dunkin'", tags: DUNKIN },
+  { q: "quick question: where's the nearest ATM to Greeley Square?", lang: 'en', type: 'nearest', ref: { landmark: 'Greeley Square' }, rel: 'nearest', k: 1, what: 'ATM', tags: ATM },
+  { q: 'Chinese food in Kips Bay', lang: 'en', type: 'inside', ref: { area: 'Kips Bay', nbhd: true }, rel: 'inside', what: 'chinese', tags: CHINESE },
+  { q: 'hotels along Park Ave', lang: 'en', type: 'along', ref: { street: 'Park Avenue' }, rel: 'along', d: 100, what: 'hotel', tags: HOTEL },
+  { q: 'are there sushi places on Ninth Avenue?', lang: 'en', type: 'along', ref: { street: '9th Avenue' }, rel: 'along', d: 100, what: 'sushi', tags: SUSHI },
+  { q: 'museums no more than 800 meters from Grand Central', lang: 'en', type: 'within', ref: { landmark: 'Grand Central Terminal', category: 'attraction' }, rel: 'within_distance', d: 800, what: 'museum', tags: MUSEUM },
+  { q: 'grab a beer within two blocks of Greeley Square', lang: 'en', type: 'semantic', ref: { landmark: 'Greeley Square' }, rel: 'within_distance', d: 160, what: 'bar / pub', tags: BAR },
+  { q: 'closest bank to the Empire State Bldg', lang: 'en', type: 'nearest', ref: { landmark: 'Empire State Building' }, rel: 'nearest', k: 1, what: 'bank', tags: BANK },
+  { q: 'Which pharmacys are in the Flatiron District?', lang: 'en', type: 'inside', ref: { area: 'Flatiron District', nbhd: true }, rel: 'inside', what: 'pharmacy', tags: PHARMACY },
+  { q: "I'd like a bagel near the Daily News Building", lang: 'en', type: 'semantic', ref: { landmark: 'Daily News Building' }, rel: 'within_distance', d: 500, what: 'bagel', tags: BAGEL },
+  { q: 'somewhere I can print documents within 300 m of Penn Station', lang: 'en', type: 'semantic', ref: { landmark: 'Pennsylvania Station' }, rel: 'within_distance', d: 300, what: 'copy shop', tags: COPY },
+  { q: 'the 4 closest ice cream shops to Madison Square Park', lang: 'en', type: 'nearest', ref: { landmark: 'Madison Square Park' }, rel: 'nearest', k: 4, what: 'ice cream', tags: ICE },
+  { q: '麦迪逊广场花园附近的唐恩都乐', lang: 'zh', type: 'within', ref: { landmark: 'Madison Square Garden' }, rel: 'within_distance', d: 500, what: "Dunkin'", tags: DUNKIN },
+  { q: '离先驱广场最近的自动取款机', lang: 'zh', type: 'nearest', ref: { landmark: 'Greeley Square' }, rel: 'nearest', k: 1, what: 'ATM', tags: ATM },
+  { q: '基普斯湾的中餐馆', lang: 'zh', type: 'inside', ref: { area: 'Kips Bay', nbhd: true }, rel: 'inside', what: 'chinese', tags: CHINESE },
+  { q: '公园大道沿线的酒店', lang: 'zh', type: 'along', ref: { street: 'Park Avenue' }, rel: 'along', d: 100, what: 'hotel', tags: HOTEL },
+  { q: '第九大道上有寿司店吗', lang: 'zh', type: 'along', ref: { street: '9th Avenue' }, rel: 'along', d: 100, what: 'sushi', tags: SUSHI },
+  { q: '中央车站800米以内的博物馆', lang: 'zh', type: 'within', ref: { landmark: 'Grand Central Terminal', category: 'attraction' }, rel: 'within_distance', d: 800, what: 'museum', tags: MUSEUM },
+  { q: '帝国大厦附近步行十分钟的超市', lang: 'zh', type: 'within', ref: { landmark: 'Empire State Building' }, rel: 'within_distance', d: 800, what: 'supermarket', tags: SUPERMARKET },
+  { q: '离洛克菲勒中心最近的银行', lang: 'zh', type: 'nearest', ref: { landmark: 'Rockefeller Center' }, rel: 'nearest', k: 1, what: 'bank', tags: BANK },
+  { q: '熨斗区里的药店', lang: 'zh', type: 'inside', ref: { area: 'Flatiron District', nbhd: true }, rel: 'inside', what: 'pharmacy', tags: PHARMACY },
+  { q: '在每日新闻大楼附近吃百吉饼', lang: 'zh', type: 'semantic', ref: { landmark: 'Daily News Building' }, rel: 'within_distance', d: 500, what: 'bagel', tags: BAGEL },
+  { q: '宾州车站周边300米内可以打印的地方', lang: 'zh', type: 'semantic', ref: { landmark: 'Pennsylvania Station' }, rel: 'within_distance', d: 300, what: 'copy shop', tags: COPY },
+  { q: '离麦迪逊广场公园最近的四家冰淇淋店', lang: 'zh', type: 'nearest', ref: { landmark: 'Madison Square Park' }, rel: 'nearest', k: 4, what: 'ice cream', tags: ICE },
+];
+
 /** SQL condition: the feature's raw tags match any [key, values] pair (";"-separated values count separately). */
 function tagCondition(tags: Tags) {
   return sql.join(
@@ -159,10 +200,13 @@ async function pois(db: Db, spec: Spec, geojson: string, excludeId: number | und
 
 const round = (n: number) => Math.round(n * 1e7) / 1e7;
 
+const check = process.argv.includes('--check');
+const out = check ? 'eval/sets/midtown-own-check.jsonl' : 'eval/sets/midtown-own.jsonl';
+
 await runCommand(async ({ database }) => {
   const lines: string[] = [];
   let n = 0;
-  for (const spec of SPECS) {
+  for (const spec of check ? CHECK_SPECS : SPECS) {
     n++;
     const ref = await referenceGeometry(database.db, spec.ref);
     const around = await pois(database.db, spec, ref.geojson, ref.excludeId, 3000);
@@ -171,7 +215,7 @@ await runCommand(async ({ database }) => {
     else if (spec.rel === 'inside') gold = around.filter((p) => p.d === 0);
     else gold = around.filter((p) => p.d <= (spec.d ?? 500));
     const item = {
-      id: `own-${String(n).padStart(2, '0')}`,
+      id: `${check ? 'check' : 'own'}-${String(n).padStart(2, '0')}`,
       question: spec.q,
       lang: spec.lang,
       type: spec.type,
@@ -184,6 +228,6 @@ await runCommand(async ({ database }) => {
     if (gold.length === 0) console.error(`${item.id}: no gold (${spec.q})`);
     lines.push(JSON.stringify(item));
   }
-  writeFileSync('eval/sets/midtown-own.jsonl', `${lines.join('\n')}\n`);
-  console.log(`wrote ${lines.length} questions to eval/sets/midtown-own.jsonl`);
+  writeFileSync(out, `${lines.join('\n')}\n`);
+  console.log(`wrote ${lines.length} questions to ${out}`);
 });
