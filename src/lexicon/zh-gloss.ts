@@ -216,12 +216,32 @@ export function glossChinese(text: string, g: Glossary = loadGlossary()): GlossS
     let len = Math.min(MAX_WORD, s.length - i);
     for (; len > 1; len--) if (g.senses.has(s.slice(i, i + len))) break;
     const word = s.slice(i, i + len);
-    const senses = g.senses.get(word) ?? [];
+    const senses = [...(g.senses.get(word) ?? [])];
+    // A long word may also read as its parts (每日新闻 is a newspaper's name, and "daily news"): both are kept.
+    if (len >= 4) {
+      const parts = literalReading(word, g);
+      if (parts && !senses.includes(parts)) senses.push(parts);
+    }
     const syllables = /[\u3400-\u9fff]/.test(word) ? pinyin(word, { toneType: 'none', type: 'array' }) : [];
     out.push({ text: word, senses: len > 1 || senses.length ? senses : [], syllables, name: g.names.has(word) || senses.length === 0 });
     i += len;
   }
   return mergeTransliterations(out);
+}
+
+/** The word read as its dictionary parts ("daily news"), when it splits into two or more known words. */
+function literalReading(word: string, g: Glossary): string | undefined {
+  const parts: string[] = [];
+  let i = 0;
+  while (i < word.length) {
+    let len = Math.min(word.length - 1, word.length - i);
+    for (; len > 1; len--) if (g.senses.has(word.slice(i, i + len))) break;
+    const sense = g.senses.get(word.slice(i, i + len))?.[0];
+    if (!sense || len < 2) return undefined;
+    parts.push(sense);
+    i += len;
+  }
+  return parts.length >= 2 ? parts.join(' ') : undefined;
 }
 
 /**
@@ -275,6 +295,22 @@ export function pinyinSkeleton(syllables: readonly string[]): string {
     if (/n$|ng$/.test(syl) && !/^[mn]$/.test(syl)) key += 'N';
   }
   return key.replace(/(.)\1+/g, '$1');
+}
+
+/**
+ * The skeletons a transliteration may stand for: j/q/x render an English k/g as often as an s/ch (基普斯 is
+ * Kips), so each such initial gives both readings (at most three of them are expanded).
+ */
+export function pinyinSkeletons(syllables: readonly string[]): string[] {
+  let variants: string[][] = [[]];
+  let expanded = 0;
+  for (const syl of syllables) {
+    const base = pinyinSkeleton([syl]);
+    const alt = /^[jqx]/.test(syl.toLowerCase()) && expanded < 3 ? `K${base.slice(1)}` : undefined;
+    if (alt) expanded++;
+    variants = variants.flatMap((v) => (alt ? [[...v, base], [...v, alt]] : [[...v, base]]));
+  }
+  return [...new Set(variants.map((v) => v.join('').replace(/(.)\1+/g, '$1')))];
 }
 
 /**

@@ -82,8 +82,8 @@ export function matchBrands(
     }
     // A brand written in Chinese without a Chinese tag: the dictionary's English sense names it (星巴克 = Starbucks).
     for (const g of glosses) {
-      for (const sense of g.senses) {
-        const hit = index.forms.get(foldKey(sense).replace(/[^\p{L}\p{N}&' ]+/gu, ' ').replace(/\s+/g, ' ').trim());
+      for (const sense of g.senses.flatMap(leadingWords)) {
+        const hit = index.forms.get(sense);
         // Everyday words (想 = "think") never name a brand; a brand's Chinese name has two characters or more.
         if (hit && !hit.needsCapital && g.end - g.start >= 2 && !overlapsAny(g, masked)) {
           found.push({ start: g.start, end: g.end, entry: hit.entry });
@@ -96,6 +96,17 @@ export function matchBrands(
   const chosen: BrandMatch[] = [];
   for (const m of found) if (!overlapsAny(m, chosen)) chosen.push(m);
   return chosen.sort((a, b) => a.start - b.start);
+}
+
+/** A sense and its leading words ("dunkin' donuts" -> "dunkin'"): a brand is often named by its first word. */
+function leadingWords(sense: string): string[] {
+  const words = foldKey(sense).replace(/[^\p{L}\p{N}&' ]+/gu, ' ').replace(/\s+/g, ' ').trim().split(' ');
+  const out: string[] = [];
+  for (let n = words.length; n >= 1; n--) {
+    const key = words.slice(0, n).join(' ');
+    if (key.replace(/[^a-z0-9]/g, '').length >= 4) out.push(key);
+  }
+  return out;
 }
 
 /** The tag filter of a brand: its `brand` tag, or a place named like it (chains often lack the brand tag). */

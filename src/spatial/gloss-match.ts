@@ -6,7 +6,7 @@
  * compound containing a sense, or by sound) and the share of its own words accounted for. The index of name
  * words is built once per data version from the distinct names of the places table.
  */
-import { englishSkeleton, glossChinese, pinyinSkeleton, editDistance, type GlossSegment } from '../lexicon/zh-gloss.js';
+import { englishSkeleton, glossChinese, pinyinSkeletons, editDistance, type GlossSegment } from '../lexicon/zh-gloss.js';
 import { AREA_LAST, LANDMARK_LAST, STREET_LAST } from '../planning/references.js';
 import { normalizeName } from './names.js';
 
@@ -83,28 +83,36 @@ function soundable(seg: GlossSegment): boolean {
 }
 
 /** Words of the index that sound like a span of segments, with the span they cover. */
-function phoneticWords(segs: GlossSegment[], index: NameIndex): Map<string, number[]> {
+function phoneticWords(segs: GlossSegment[], index: NameIndex, looseWords: Set<string>): Map<string, number[]> {
   const out = new Map<string, number[]>();
+  const exact = new Set<string>();
+  const add = (w: string, covered: number[], isExact: boolean) => {
+    const prev = out.get(w);
+    if (!prev || prev.length < covered.length) out.set(w, covered);
+    if (isExact) exact.add(w);
+  };
   for (let i = 0; i < segs.length; i++) {
     for (let j = i; j < Math.min(segs.length, i + 4); j++) {
       const span = segs.slice(i, j + 1);
       if (span.some((s) => s.syllables.length === 0 || isKindSegment(s) || !soundable(s))) break;
-      const key = pinyinSkeleton(span.flatMap((s) => s.syllables));
       // Two consonants say little: only a name of two characters or more may be matched on so short a skeleton.
       const chars = span.reduce((n, s) => n + [...s.text].length, 0);
-      if (key.length < 2 || (key.length < 3 && chars < 2)) continue;
       const covered = Array.from({ length: j - i + 1 }, (_, k) => i + k);
-      // Transliteration often drops a final t/d (布莱恩 for Bryant): such a word is found too.
-      const found = [...(index.skeletons.get(key) ?? []), ...(key.length >= 3 ? (index.skeletons.get(`${key}T`) ?? []) : [])];
-      if (key.length >= 4) {
-        for (const [k, words] of index.skeletons) if (k !== key && Math.abs(k.length - key.length) <= 1 && k.length >= 4 && editDistance(k, key, 1) <= 1) found.push(...words);
-      }
-      for (const w of found) {
-        const prev = out.get(w);
-        if (!prev || prev.length < covered.length) out.set(w, covered);
-      }
+      // The plain reading of the pinyin is exact; the k-for-j/q/x readings, a dropped final t/d (布莱恩 for
+      // Bryant) and a skeleton one consonant off are looser readings.
+      pinyinSkeletons(span.flatMap((s) => s.syllables)).forEach((key, variant) => {
+        if (key.length < 2 || (key.length < 3 && chars < 2)) return;
+        for (const w of index.skeletons.get(key) ?? []) add(w, covered, variant === 0);
+        if (key.length >= 3) for (const w of index.skeletons.get(`${key}T`) ?? []) add(w, covered, false);
+        if (key.length >= 4) {
+          for (const [k, words] of index.skeletons) {
+            if (k !== key && Math.abs(k.length - key.length) <= 1 && k.length >= 4 && editDistance(k, key, 1) <= 1) for (const w of words) add(w, covered, false);
+          }
+        }
+      });
     }
   }
+  for (const w of out.keys()) if (!exact.has(w)) looseWords.add(w);
   return out;
 }
 
@@ -118,10 +126,11 @@ export interface GlossCandidate {
 /** How much a reading is worth: a sense word itself, a sound-alike, a compound holding a sense ("flatiron"). */
 const EXACT = 1;
 const SOUND = 0.85;
+const SOUND_LOOSE = 0.8;
 const COMPOUND = 0.7;
 
 /** Which segments a name word accounts for, and how well: a sense word, a sound-alike, or a compound. */
-function coverOf(word: string, senses: Set<string>[], sounds: Map<string, number[]>): Map<number, number> {
+function coverOf(word: string, senses: Set<string>[], sounds: Map<string, number[]>, looseWords: ReadonlySet<string>): Map<number, number> {
   const out = new Map<number, number>();
   const put = (i: number, w: number) => out.set(i, Math.max(out.get(i) ?? 0, w));
   senses.forEach((ws, i) => {
@@ -131,7 +140,7 @@ function coverOf(word: string, senses: Set<string>[], sounds: Map<string, number
     const next = senses[i + 1];
     if (next) for (const a of ws) if (word.startsWith(a) && next.has(word.slice(a.length))) (put(i, EXACT), put(i + 1, EXACT));
   });
-  for (const i of sounds.get(word) ?? []) put(i, SOUND);
+  for (const i of sounds.get(word) ?? []) put(i, looseWords.has(word) ? SOUND_LOOSE : SOUND);
   return out;
 }
 
@@ -146,7 +155,8 @@ export function glossCandidates(text: string, index: NameIndex, limit = 12, segs
   const meaningful = segs.filter((s) => s.senses.length || s.syllables.length);
   if (meaningful.length === 0) return [];
   const senses = meaningful.map(senseWords);
-  const sounds = phoneticWords(meaningful, index);
+  const looseWords = new Set<string>();
+  const sounds = phoneticWords(meaningful, index, looseWords);
   // Seeds: names holding a distinctive word (kind words alone would pull in every park of the city).
   const seeds = new Set<number>();
   const seedWords = [...senses.flatMap((ws) => [...ws].filter((w) => !KIND_WORDS.has(w))), ...sounds.keys()];
@@ -154,7 +164,17 @@ export function glossCandidates(text: string, index: NameIndex, limit = 12, segs
   // Compounds of a distinctive sense ("iron" -> "flatiron") are seeds too.
   const distinctive = senses.map((ws) => new Set([...ws].filter((w) => !KIND_WORDS.has(w))));
   for (const [w, list] of index.postings) if (distinctive.some((ws) => compoundOf(w, ws))) for (const i of list.slice(0, 100)) seeds.add(i);
-  if (seeds.size === 0) for (const w of senses.flatMap((ws) => [...ws])) for (const i of (index.postings.get(w) ?? []).slice(0, 200)) seeds.add(i);
+  {
+    // Names holding a sense of every segment ("park" + "avenue"), however common the words.
+    let common: Set<number> | undefined;
+    for (const ws of senses) {
+      if (ws.size === 0) continue;
+      const here = new Set<number>();
+      for (const w of ws) for (const i of index.postings.get(w) ?? []) here.add(i);
+      common = common ? new Set([...common].filter((i) => here.has(i))) : here;
+    }
+    for (const i of [...(common ?? [])].slice(0, 500)) seeds.add(i);
+  }
   const out: GlossCandidate[] = [];
   for (const i of seeds) {
     const words = index.words[i]!;
@@ -163,7 +183,7 @@ export function glossCandidates(text: string, index: NameIndex, limit = 12, segs
     let wordsCovered = 0;
     const reading: string[] = [];
     for (const w of words) {
-      const c = coverOf(w, senses, sounds);
+      const c = coverOf(w, senses, sounds, looseWords);
       if (c.size === 0) continue;
       wordsCovered += Math.max(...c.values());
       for (const [x, weight] of c) covered.set(x, Math.max(covered.get(x) ?? 0, weight));

@@ -336,15 +336,18 @@ async function glossedRows(db: Db, text: string, shape: 'point' | 'polygon' | 'l
     const areas = rows.filter(isPolygon);
     if (areas.length) usable = areas;
   }
-  // A complete reading (every segment and every word accounted for) counts as an exact name.
   // Among equally good readings, the name of the most notable place (a landmark is what people refer to).
   const notability = new Map<string, number>();
   for (const r of usable) notability.set(r.name, Math.max(notability.get(r.name) ?? -Infinity, prominence(r)));
   const top = Math.max(...notability.values());
   usable = usable.filter((r) => notability.get(r.name)! >= top - 1);
+  // A complete reading (every segment and every word accounted for) counts as an exact name; so does a good
+  // reading still shared by several names: where they are (the other references, where the data is) then
+  // decides, as it does between same-name places.
+  const tied = new Set(usable.map((r) => r.name)).size > 1;
   return usable.map((row) => {
     const score = byName.get(row.name) ?? 0;
-    return { row, score: score >= 0.999 ? 1 : 0.95 * score };
+    return { row, score: score >= 0.999 || (tied && score >= 0.8) ? 1 : 0.95 * score };
   });
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanSenses, editDistance, englishSkeleton, glossChinese, glossTableFromEntries, parseGlossTable, pinyinSkeleton, soundsLike } from '../../../src/lexicon/zh-gloss.ts';
+import { cleanSenses, editDistance, englishSkeleton, glossChinese, glossTableFromEntries, parseGlossTable, pinyinSkeleton, pinyinSkeletons, soundsLike } from '../../../src/lexicon/zh-gloss.ts';
 
 // A tiny dictionary in CC-CEDICT's entry shape: [traditional, simplified, pinyin, english].
 const glossary = parseGlossTable(
@@ -58,5 +58,22 @@ describe('matching a transliteration by sound', () => {
     expect(editDistance('kitten', 'sitting')).toBe(3);
     expect(editDistance('LKSNTN', 'LKSNKTN', 1)).toBe(1);
     expect(editDistance('abcdef', 'uvwxyz', 1)).toBe(2);
+  });
+});
+
+describe('more readings of a Chinese name', () => {
+  it('reads a long dictionary word also as its parts', () => {
+    const g = parseGlossTable(
+      glossTableFromEntries([
+        ['早晨郵報', '早晨邮报', 'Zao3 chen2 You2 bao4', 'Morning Post (newspaper name)'],
+        ['早晨', '早晨', 'zao3 chen2', 'morning'],
+        ['郵報', '邮报', 'you2 bao4', 'post'],
+      ]),
+    );
+    expect(glossChinese('早晨邮报', g)[0]!.senses).toEqual(['Morning Post', 'morning post']);
+  });
+  it('gives j/q/x syllables a k reading too', () => {
+    expect(pinyinSkeletons(['ji', 'pu', 'si'])).toEqual(['SPS', 'KPS']);
+    expect(pinyinSkeletons(['bu', 'lai'])).toEqual(['PL']);
   });
 });
