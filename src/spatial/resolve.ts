@@ -192,15 +192,29 @@ async function gazetteer(db: Db, text: string): Promise<GazetteerRow[]> {
 
 function nameScore(row: GazetteerRow, text: string): number {
   const wanted = normalizeName(text);
-  const names = [row.name, row.tags['name:zh'], row.tags['name:zh-Hans'], row.tags['name:zh-Hant'], row.tags.alt_name, row.tags.official_name]
+  const names = [
+    row.name, row.tags['name:zh'], row.tags['name:zh-Hans'], row.tags['name:zh-Hant'], row.tags['name:en'],
+    row.tags.alt_name, row.tags.official_name, row.tags.short_name, row.tags.loc_name,
+  ]
     .filter((n): n is string => Boolean(n))
     .map(normalizeName);
   if (names.includes(wanted)) return 1;
+  // A shortened name, word by word ("Penn Station" for Pennsylvania Station, "Lex Avenue"): as good as an
+  // abbreviation expanded.
+  if (names.some((n) => isWordPrefix(wanted, n))) return 0.9;
   if (names.some((n) => n.length >= 3 && wanted.length >= 3 && (n.includes(wanted) || wanted.includes(n)))) {
     const n = names.find((x) => x.includes(wanted) || wanted.includes(x))!;
     return 0.6 + 0.3 * (Math.min(n.length, wanted.length) / Math.max(n.length, wanted.length));
   }
   return trigramSimilarity(names[0] ?? '', wanted) * 0.8;
+}
+
+/** Every word of `short` begins the matching word of `long` (same number of words, at least one shortened). */
+export function isWordPrefix(short: string, long: string): boolean {
+  const a = short.split(' ');
+  const b = long.split(' ');
+  if (a.length !== b.length || short === long) return false;
+  return a.every((w, i) => b[i]!.startsWith(w) && (w === b[i] || w.length >= 3));
 }
 
 function trigrams(text: string): Set<string> {

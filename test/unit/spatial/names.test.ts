@@ -24,3 +24,14 @@ describe('ordinals and abbreviations, one normalisation for question and gazette
     expect(normalizeName('Tompkins Sq')).toBe('tompkins square');
   });
 });
+
+describe('shortened names, word by word', () => {
+  it('accepts words cut short, not different words', async () => {
+    const { isWordPrefix } = await import('../../../src/spatial/resolve.ts');
+    expect(isWordPrefix('lex avenue', 'lexington avenue')).toBe(true);
+    expect(isWordPrefix('wash square park', 'washington square park')).toBe(true);
+    expect(isWordPrefix('lex', 'lexington avenue')).toBe(false);
+    expect(isWordPrefix('l avenue', 'lexington avenue')).toBe(false);
+    expect(isWordPrefix('lexington avenue', 'lexington avenue')).toBe(false);
+  });
+});
