@@ -7,12 +7,22 @@ import type { Db } from '../db/database.ts';
 import { englishVocabulary } from '../lexicon/zh-gloss.ts';
 import { buildBrandIndex, type BrandIndex } from '../planning/brands.ts';
 
-let cache: { db: Db; version: string; index: BrandIndex } | undefined;
+let cache: { db: Db; version: string; index: BrandIndex; checkedAt: number } | undefined;
 
-export async function brandIndex(db: Db): Promise<BrandIndex> {
+/**
+ * The data version is checked at most this often: brands change with a data load, not between two questions,
+ * and a version query per question would cost a round trip on every question's planning.
+ */
+const RECHECK_MS = 10_000;
+
+export async function brandIndex(db: Db, now: number = Date.now()): Promise<BrandIndex> {
+  if (cache?.db === db && now - cache.checkedAt < RECHECK_MS) return cache.index;
   const row = await db.selectFrom('places_version').select('version').executeTakeFirst();
   const version = String(row?.version ?? '');
-  if (cache?.db === db && cache.version === version) return cache.index;
+  if (cache?.db === db && cache.version === version) {
+    cache.checkedAt = now;
+    return cache.index;
+  }
   const { rows } = await sql<{ brand: string; name: string | null; zh: string | null; n: number }>`
     SELECT tags->>'brand' AS brand, name, coalesce(tags->>'brand:zh', tags->>'name:zh') AS zh, count(*)::int AS n
     FROM places WHERE tags ? 'brand' AND source = 'osm'
@@ -31,6 +41,6 @@ export async function brandIndex(db: Db): Promise<BrandIndex> {
     .map(([brand, b]) => ({ brand, names: [...b.names].filter(([, n]) => n >= 2).map(([name]) => name), zh: [...b.zh] }));
   const vocabulary = englishVocabulary();
   const index = buildBrandIndex(entries, (w) => vocabulary.has(w));
-  cache = { db, version, index };
+  cache = { db, version, index, checkedAt: now };
   return index;
 }
