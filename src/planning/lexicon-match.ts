@@ -118,6 +118,12 @@ function getPresetIndex(): { strong: PhraseIndex; weak: PhraseIndex } {
   return presetIndex;
 }
 
+/** Builds the vocabularies the planner loads lazily (presets, the Chinese glossary and English words). */
+export function warmPlannerVocabularies(): void {
+  getPresetIndex();
+  englishVocabulary();
+}
+
 /** A kind of place by id: the hand lexicon's, or a preset's (`osm:key=value`). */
 export function lookupConcept(id: string): PoiConcept | undefined {
   return poiConceptById.get(id) ?? (id.startsWith('osm:') ? presetConceptById(id) : undefined);
