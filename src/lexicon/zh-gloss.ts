@@ -19,7 +19,7 @@ import { pinyin } from 'pinyin-pro';
 const MAX_WORD = 8;
 /** Senses kept per word: the first ones are the common ones. */
 const MAX_SENSES = 4;
-const CACHE_VERSION = 2;
+const CACHE_VERSION = 3;
 
 /**
  * Reduces one CC-CEDICT sense list to short English alternatives: qualifiers in parentheses go ("Morgan
@@ -56,7 +56,12 @@ export interface Glossary {
   senses: Map<string, string[]>;
   /** Words the dictionary marks as names. */
   names: Set<string>;
+  /** Traditional character -> simplified (from the dictionary's paired headwords). */
+  simplified?: Map<string, string>;
 }
+
+/** The line of the table that holds the traditional -> simplified character pairs. */
+const SIMPLIFIED_LINE = '#T';
 
 /** The installed package's folder (its exports map hides package.json and data/ from `require.resolve`). */
 function packageDir(): string | undefined {
@@ -76,19 +81,29 @@ function cacheFile(): string | undefined {
 export function parseGlossTable(text: string): Glossary {
   const senses = new Map<string, string[]>();
   const names = new Set<string>();
+  const simplified = new Map<string, string>();
   for (const line of text.split('\n')) {
+    if (line.startsWith(`${SIMPLIFIED_LINE}\t`)) {
+      const pairs = [...line.slice(SIMPLIFIED_LINE.length + 1)];
+      for (let i = 0; i + 1 < pairs.length; i += 2) simplified.set(pairs[i]!, pairs[i + 1]!);
+      continue;
+    }
     const [word, flag, ...rest] = line.split('\t');
     if (!word || !rest.length) continue;
     senses.set(word, rest);
     if (flag === 'N') names.add(word);
   }
-  return { senses, names };
+  return { senses, names, simplified };
 }
 
 /** Builds the compact table from CC-CEDICT's entries ([traditional, simplified, pinyin, english, ...]). */
 export function glossTableFromEntries(entries: ReadonlyArray<readonly unknown[]>): string {
   const merged = new Map<string, { senses: string[]; name: boolean }>();
+  const pairs = new Map<string, string>();
   for (const e of entries) {
+    if (typeof e[0] === 'string' && typeof e[1] === 'string' && e[0].length === 1 && e[1].length === 1 && e[0] !== e[1] && !pairs.has(e[0])) {
+      pairs.set(e[0], e[1]);
+    }
     const simplified = e[1];
     const english = e[3];
     if (typeof simplified !== 'string' || !/^[\u3400-\u9fff]+$/.test(simplified) || simplified.length > MAX_WORD) continue;
@@ -100,7 +115,9 @@ export function glossTableFromEntries(entries: ReadonlyArray<readonly unknown[]>
     m.name ||= isNameEntry(raw);
     merged.set(simplified, m);
   }
-  return [...merged].map(([w, m]) => [w, m.name ? 'N' : '-', ...m.senses].join('\t')).join('\n');
+  const lines = [...merged].map(([w, m]) => [w, m.name ? 'N' : '-', ...m.senses].join('\t'));
+  if (pairs.size) lines.push(`${SIMPLIFIED_LINE}\t${[...pairs].map(([t, s]) => t + s).join('')}`);
+  return lines.join('\n');
 }
 
 let glossary: Glossary | undefined;
@@ -130,6 +147,18 @@ export function loadGlossary(): Glossary {
     glossary = { senses: new Map(), names: new Set() };
   }
   return glossary;
+}
+
+/**
+ * Traditional characters written as simplified ones (克萊斯勒大廈 -> 克莱斯勒大厦), one for one, so offsets are
+ * kept: the lexicons and the glossary are in simplified Chinese.
+ */
+export function toSimplified(text: string, g: Glossary = loadGlossary()): string {
+  const map = g.simplified;
+  if (!map || map.size === 0) return text;
+  let out = '';
+  for (let i = 0; i < text.length; i++) out += map.get(text[i]!) ?? text[i]!;
+  return out;
 }
 
 /** Test hook: use a given glossary instead of the installed dictionary. */

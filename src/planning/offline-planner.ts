@@ -13,6 +13,7 @@ import { parseEnglish } from './grammar-en.js';
 import { LonLatSchema, SpatialPlanSchema, type LonLat, type SpatialPlan } from './plan.js';
 import type { BrandIndex } from './brands.js';
 import type { GazetteerHint } from './references.js';
+import { toSimplified } from '../lexicon/zh-gloss.js';
 import { detectLang, foldAligned, MAX_QUESTION_CHARS, normalizeQuestion } from './text.js';
 
 export interface PlanOfflineOptions {
@@ -27,8 +28,11 @@ export interface PlanOfflineOptions {
 export function planOffline(question: string, opts: PlanOfflineOptions = {}): SpatialPlan {
   const near = validPoint(opts?.near);
   try {
-    const { text, truncated } = normalizeQuestion(question);
-    const lang = detectLang(text);
+    const normalized = normalizeQuestion(question);
+    const lang = detectLang(normalized.text);
+    const truncated = normalized.truncated;
+    // Traditional characters are read as simplified ones (the lexicons' script), one for one.
+    const text = lang === 'zh' ? toSimplified(normalized.text) : normalized.text;
     const notes: string[] = [];
     if (truncated) notes.push(`question truncated to ${MAX_QUESTION_CHARS} characters`);
     const hint = typeof opts?.gazetteerHint === 'function' ? opts.gazetteerHint : undefined;

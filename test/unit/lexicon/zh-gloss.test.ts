@@ -1,5 +1,6 @@
+import { planOffline } from '../../../src/planning/offline-planner.ts';
 import { describe, expect, it } from 'vitest';
-import { cleanSenses, editDistance, englishSkeleton, glossChinese, glossTableFromEntries, parseGlossTable, pinyinSkeleton, pinyinSkeletons, soundsLike } from '../../../src/lexicon/zh-gloss.ts';
+import { cleanSenses, editDistance, englishSkeleton, glossChinese, glossTableFromEntries, parseGlossTable, pinyinSkeleton, pinyinSkeletons, soundsLike, toSimplified } from '../../../src/lexicon/zh-gloss.ts';
 
 // A tiny dictionary in CC-CEDICT's entry shape: [traditional, simplified, pinyin, english].
 const glossary = parseGlossTable(
@@ -75,5 +76,15 @@ describe('more readings of a Chinese name', () => {
   it('gives j/q/x syllables a k reading too', () => {
     expect(pinyinSkeletons(['ji', 'pu', 'si'])).toEqual(['SPS', 'KPS']);
     expect(pinyinSkeletons(['bu', 'lai'])).toEqual(['PL']);
+  });
+});
+
+describe('traditional characters', () => {
+  it('are written as simplified ones, one for one', () => {
+    const g = parseGlossTable(glossTableFromEntries([['書店', '书店', 'shu1 dian4', 'bookstore'], ['書', '书', 'shu1', 'book'], ['館', '馆', 'guan3', 'building']]));
+    expect(toSimplified('圖書館旁的書店', g)).toBe('圖书馆旁的书店');
+  });
+  it('are read by the planner as simplified', () => {
+    expect(planOffline('林肯中心附近的書店').targets.concepts).toEqual(['books']);
   });
 });
