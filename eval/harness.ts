@@ -17,6 +17,7 @@ export async function runSpatialEval(
   mode: DatabaseMode,
   items: SpatialQaItem[],
   planner: 'offline' | 'llm' = 'offline',
+  pipelineOnly = false,
 ): Promise<Record<string, QuestionOutcome[]>> {
   const app = createApp({ db, embedder, mode, log: createLogger('silent'), lifecycle: { draining: false } });
   const byMethod: Record<string, QuestionOutcome[]> = {};
@@ -30,6 +31,7 @@ export async function runSpatialEval(
     const latency = performance.now() - started;
     const body = (await res.json()) as { candidates?: never[] };
     (byMethod[PIPELINE] ??= []).push(scoreQuestion(item, res.status, body.candidates ?? [], latency));
+    if (pipelineOnly) continue;
     for (const [name, candidates] of Object.entries(await answersByMethod(db, embedder, item.question, 5))) {
       (byMethod[name] ??= []).push(scoreQuestion(item, 200, candidates, 0));
     }

@@ -55,6 +55,24 @@ function requireFile(file: string): string {
 const report: EvalReport = values.only && existsSync(REPORT_JSON) ? (JSON.parse(readFileSync(REPORT_JSON, 'utf8')) as EvalReport) : {};
 const meta = (mode: string, embedderModel: string, planner?: string): SectionMeta => ({ at: new Date().toISOString(), mode, ...(planner ? { planner } : {}), embedder: embedderModel });
 
+// `--set FILE`: scores the pipeline alone on any spatial QA file (a project's own set), per language, with the
+// failed questions listed; the reports in docs/ are left as they are. With `--only tools`, a tool request set.
+if (values.set && values.only !== 'tools') {
+  const file = requireFile(values.set);
+  await runCommand(async ({ database, embedder }) => {
+    const items = readLines<SpatialQaItem>(file);
+    const outcomes = (await runSpatialEval(database.db, embedder, database.mode, items, values.planner as 'offline' | 'llm', true))[PIPELINE]!;
+    for (const o of outcomes) {
+      if (o.spatial && o.semantic) continue;
+      const item = items.find((i) => i.id === o.id)!;
+      console.log(`${o.id} ${o.delivered ? '' : 'undelivered '}${o.spatial ? '' : 'spatial✗ '}${o.semantic ? '' : 'semantic✗ '}${item.question}`);
+    }
+    for (const lang of [...new Set(outcomes.map((o) => o.lang))]) console.log(`${lang.padEnd(4)} ${summaryLine(summarize(outcomes.filter((o) => o.lang === lang)))}`);
+    console.log(summaryLine(summarize(outcomes)));
+  });
+  process.exit(process.exitCode ?? 0);
+}
+
 // Spatial QA runs on the configured database; the tool and memory sections on their own in-memory registry.
 if (wanted('spatial')) {
   await runCommand(async ({ database, embedder }) => {

@@ -18,6 +18,7 @@ import { createLlmPlanner } from './planning/llm-planner.ts';
 import { createLlmSopWriter } from './memory/sop-writer.ts';
 import { hasBuiltinTools, importToolCatalogs, loadBuiltinTools } from './tools/registry.ts';
 import { createLogger, type Logger } from './log.ts';
+import { warmPlannerVocabularies } from './planning/lexicon-match.ts';
 
 export interface Service {
   app: OpenAPIHono<AppEnv>;
@@ -107,6 +108,15 @@ export async function startService(config: Config, options: StartOptions = {}): 
   log.info({ host: config.HOST, port, mode: database.mode }, 'listening');
   // Commands started beside the service find it through the data directory's lock (src/db/data-dir.ts).
   database.lock?.advertise(localUrl(config.HOST, port));
+  // The offline planner's vocabularies (iD presets, the CC-CEDICT table) are built on first use; building them
+  // now, after the port is open, spares the first questions that wait (a second or two, once per process).
+  setTimeout(() => {
+    try {
+      warmPlannerVocabularies();
+    } catch (error) {
+      log.warn({ err: error }, 'planner vocabularies could not be prepared; they load on first use');
+    }
+  }, 0).unref();
 
   let stopping: Promise<void> | undefined;
   const shutdown = () =>

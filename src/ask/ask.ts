@@ -3,6 +3,7 @@ import type { Embedder } from '../embedding/embedder.ts';
 import { offlineSimilarities, queryEmbedderFor, type Degradation } from '../embedding/query-embedding.ts';
 import type { Logger } from '../log.ts';
 import type { LonLat, SpatialPlan } from '../planning/plan.ts';
+import { brandIndex } from '../spatial/brand-index.ts';
 import { planQuestion, type LlmPlanner, type PlannerChoice } from '../planning/planner.ts';
 import { chooseTradeOff, rankCandidates, topAnswers, type RankedCandidate, type RankOptions } from '../ranking/rank.ts';
 import { normalizeName } from '../spatial/names.ts';
@@ -112,7 +113,8 @@ function approxMetres(a: [number, number], b: [number, number]): number {
 /** The Spatial-RAG pipeline: plan -> resolve -> sparse + dense retrieval -> rank -> answer. */
 export async function ask(deps: AskDeps, input: AskInput): Promise<AskResult> {
   const clock = stopwatch();
-  const planned = await planQuestion(input.question, { near: input.near, choice: input.planner, llm: deps.llm });
+  const brands = await brandIndex(deps.db);
+  const planned = await planQuestion(input.question, { near: input.near, choice: input.planner, llm: deps.llm, brands });
   const plan = planned.plan;
   clock.lap('plan');
 

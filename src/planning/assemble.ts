@@ -4,6 +4,7 @@
  * cues, preference and confidence are derived.
  */
 import { poiConceptById } from '../lexicon/poi-concepts.js';
+import type { BrandIndex } from './brands.js';
 import { matchCues, matchTargets, QUALITY_CUES, referenceHeadConcept, type TargetResult } from './lexicon-match.js';
 import type { RefMention, Relation, SpatialParse } from './parse-types.js';
 import { K_MAX, ROUTE_REF, DISTANCE_MAX_M, DISTANCE_MIN_M, type Constraint, type LonLat, type Reference, type ReferenceKind, type SpatialPlan } from './plan.js';
@@ -47,6 +48,8 @@ export interface AssembleInput {
   parse: SpatialParse;
   near?: LonLat;
   hint?: GazetteerHint;
+  /** Brand names the data knows (see brands.ts). */
+  brands?: BrandIndex;
   notes: string[];
 }
 
@@ -94,7 +97,7 @@ export function assemble(input: AssembleInput): SpatialPlan {
   const refSpans = relations.flatMap(relationRefs).filter((m) => !m.user);
   if (parse.route) refSpans.push(parse.route.from, parse.route.to);
   const masked: Span[] = [...refSpans, ...parse.looseDistances, ...parse.unused];
-  const targets = matchTargets(text, folded, masked);
+  const targets = matchTargets(text, folded, masked, input.brands);
   notes.push(...targets.notes);
 
   const nearM = (slot: Slot): { m: number; why: string } => {

@@ -456,7 +456,7 @@ export class EnglishGrammar {
 
   /** "near me", "around here", "in my area", "nearby" (no object): the asker's position. */
   private userPhrases(): void {
-    const re = /(?<![\p{L}\p{N}])(?:(?:near|around|close\s+to|by|next\s+to|nearby)\s+(?<who>me|us|here|my\s+(?:current\s+)?(?:location|position))|around\s+(?<who2>here)|close\s+by\s+(?<who3>me)|in\s+(?:my|this|the)\s+(?:area|neighbou?rhood|vicinity)|locally|where\s+(?:i|we)\s+(?:am|are))(?![\p{L}\p{N}])/gu;
+    const re = /(?<![\p{L}\p{N}])(?:(?:near|around|close\s+to|by|next\s+to|nearby)\s+(?<who>me|us|here|my\s+(?:current\s+)?(?:location|position))|around\s+(?<who2>here)|close\s+by\s+(?<who3>me)|in\s+(?:my|this|the)\s+(?:area|neighbou?rhood|vicinity)(?!\s+of\b)|locally|where\s+(?:i|we)\s+(?:am|are))(?![\p{L}\p{N}])/gu;
     for (const m of this.matchAllAt(re)) {
       const span = { start: m.index, end: m.index + m[0].length };
       const who = m.groups?.['who'] ?? m.groups?.['who2'] ?? m.groups?.['who3'];
@@ -498,6 +498,8 @@ export class EnglishGrammar {
       [/(?:right\s+|just\s+|directly\s+)?(?:next\s+to|beside|besides|adjacent\s+to|opposite(?:\s+to)?|across\s+(?:the\s+street\s+)?from|steps\s+(?:away\s+)?from|a\s+stone'?s\s+throw\s+(?:away\s+)?from|right\s+by|just\s+by|just\s+off|in\s+front\s+of|attached\s+to|right\s+outside|just\s+outside)\s+/gu, 'adjacent', 'strong'],
       [/(?:(?:with)?in\s+)?(?:(?:easy|short)\s+)?walking\s+distance\s+(?:of|from|to)\s+|walkable\s+from\s+|a\s+short\s+walk\s+(?:from|to)\s+/gu, 'walking', 'strong'],
       [/(?:by)\s+/gu, 'near', 'weak'],
+      // "north of X", "on the east side of X": no direction in the plan yet, so near X rather than inside it.
+      [/(?:just\s+|directly\s+)?(?:(?:on|to)\s+the\s+)?(?:north|south|east|west)(?:\s+side)?\s+of\s+/gu, 'near', 'strong'],
       [/(?:very\s+|really\s+|pretty\s+|quite\s+)?(?:near(?:\s+to)?|nearby|near\s+by|close\s+to|closeby|close\s+by|in\s+the\s+(?:vicinity|neighbou?rhood|area|surroundings)\s+of|not\s+(?:too\s+)?far\s+from|in\s+proximity\s+to|proximate\s+to|within\s+reach\s+of|surrounding|around)\s+/gu, 'near', 'strong'],
     ];
     for (const [re, vague, strength] of table) {

@@ -22,10 +22,12 @@ const LEADING_FILLERS = [
   '我想', '我要', '我需要', '想要', '想', '要', '需要', '找一下', '找找', '找', '查一下', '查找', '查询', '查', '搜索', '搜一下', '搜', '推荐一下', '推荐',
   '列出', '列举', '显示', '告诉我', '看看', '看一下', '哪里有', '哪儿有', '有没有', '有无', '是否有', '给我', '能否', '能不能', '可以', '可否', '一下', '请',
 ].sort((a, b) => b.length - a.length);
-const TRAILING = ['的', '那边', '这边', '那里', '这里', '那儿', '这儿', '一带', '地区', '区域', '方圆', '距离', '不到', '不超过', '大约', '大概', '约'].sort((a, b) => b.length - a.length);
+const TRAILING = ['往东', '往西', '往南', '往北', '向东', '向西', '向南', '向北', '的', '那边', '这边', '那里', '这里', '那儿', '这儿', '一带', '地区', '区域', '方圆', '距离', '不到', '不超过', '大约', '大概', '约'].sort((a, b) => b.length - a.length);
 const USER_WORDS = new Set(['我', '我们', '这里', '这儿', '这边', '我这里', '我这儿', '我这边', '我这', '当前位置', '我的位置', '本地', '这附近', '我家', '我住的地方', '我所在的位置', '现在的位置', '目前位置', '咱们', '咱']);
 
 const ADJACENT_WORDS = /^(?:旁边|边上|隔壁|对面|门口|跟前)$/;
+/** A side of a place ("X以北", "X东边"): the plan has no direction yet, so the place is kept as "near". */
+const ZH_DIRECTION = '(?:以|往|向)[东西南北](?:边|面|侧|部|方)?走?|的?[东西南北](?:边|面|侧|方)';
 
 type Cleaned = { kind: 'user'; start: number; end: number } | { kind: 'name'; text: string; start: number; end: number };
 
@@ -233,15 +235,19 @@ export class ChineseGrammar {
 
   /** X附近 / X周边 / X旁边 / 附近(= the asker) */
   private near(): void {
-    const re = new RegExp(`${CLAUSE_START}(${N}{0,60}?)\\s*(附近|周边|周围|一带|周遭|旁边|边上|隔壁|对面|不远处|不远|左近|跟前|门口)`, 'gu');
+    const re = new RegExp(`${CLAUSE_START}(${N}{0,60}?)\\s*(附近|周边|周围|一带|周遭|旁边|边上|隔壁|对面|不远处|不远|左近|跟前|门口|旁(?!边)|${ZH_DIRECTION})`, 'gu');
     for (const m of this.scan(re, (mm) => mm.index + mm[0].length - 1)) {
       const raw = m[1]!;
       const word = m[2]!;
       const wordStart = m.index + m[0].length - word.length;
-      const vague: Vague = ADJACENT_WORDS.test(word) ? 'adjacent' : 'near';
+      const vague: Vague = ADJACENT_WORDS.test(word) || word === '旁' ? 'adjacent' : 'near';
+      if (new RegExp(`^${ZH_DIRECTION}$`).test(word)) this.out.notes.push(`"${word}": a direction is not supported, read as near`);
       const c = this.clean(raw, m.index) ?? (raw.trim() ? undefined : ({ kind: 'user', start: wordStart, end: wordStart } as Cleaned));
       if (!c) continue;
-      const ref = c.kind === 'user' ? { ...this.ref(c), text: this.s.slice(c.start, wordStart + word.length).trim() || word } : this.ref(c);
+      // A bare 附近 (no place before it in the clause) is the asker only if the question names no place:
+      // "我在X，附近有什么" means near X.
+      const bare = c.kind === 'user' && !raw.trim();
+      const ref = c.kind === 'user' ? { ...this.ref(c), text: this.s.slice(c.start, wordStart + word.length).trim() || word, ...(bare ? { user: 'soft' as const } : {}) } : this.ref(c);
       this.add({ fn: 'within_distance', ref, vague, spans: [{ start: Math.min(anchorPrefix(this.s, c.start), wordStart), end: wordStart + word.length }] });
     }
     for (const m of this.scan(new RegExp(`(?:靠近|临近|挨着|紧邻|紧挨)\\s*(${N}{1,60}?)(?=\\s*(?:的|有|[${PUNCT}]|$))`, 'gu'))) {
@@ -256,7 +262,7 @@ export class ChineseGrammar {
   /** 沿着X / X沿线 / X两旁 / X路上的 */
   private along(): void {
     const patterns: Array<[RegExp, boolean]> = [
-      [new RegExp(`沿着?\\s*(${N}{1,60}?)(?=\\s*(?:的|有|两旁|两侧|一路|一带|走|[${PUNCT}]|$))`, 'gu'), true],
+      [new RegExp(`沿(?![线街路途岸])着?\\s*(${N}{1,60}?)(?=\\s*(?:的|有|两旁|两侧|一路|一带|走|[${PUNCT}]|$))`, 'gu'), true],
       [new RegExp(`${CLAUSE_START}(${N}{1,60}?)\\s*(?:沿线|沿街|沿路|沿岸|两旁|两侧|一侧|沿途)`, 'gu'), false],
       [new RegExp(`${CLAUSE_START}(${N}{1,60}?(?:路|街|大道|大街|巷|胡同|弄))\\s*上(?=\\s*(?:的|有|[${PUNCT}]|$))`, 'gu'), false],
     ];
@@ -281,7 +287,10 @@ export class ChineseGrammar {
       const raw = m[1]!;
       const ref = this.named(raw, m.index + m[0].indexOf(raw, 1), true);
       if (!ref) continue;
-      this.add({ fn: 'inside', ref, spans: [{ start: m.index, end: m.index + m[0].length }] });
+      // "我在X" says where the asker is: around X, not inside it (unless X is an area).
+      const asker = /(?:我|我们|咱们|人)\s*$/.test(this.s.slice(Math.max(0, m.index - 3), m.index)) && ref.kind !== 'area' && ref.kind !== 'city';
+      if (asker) this.add({ fn: 'within_distance', ref, vague: 'near', spans: [{ start: m.index, end: m.index + m[0].length }] });
+      else this.add({ fn: 'inside', ref, spans: [{ start: m.index, end: m.index + m[0].length }] });
     }
     const suffix = new RegExp(`${CLAUSE_START}(${N}{1,60}?)\\s*(?:里面|里头|里边|内部|境内|区内|之内|里|内)(?=\\s*(?:的|有))`, 'gu');
     for (const m of this.scan(suffix, (mm) => mm.index + mm[0].length - 1)) {

@@ -6,7 +6,10 @@
  * "Madison Square Park" must not yield a `park` target, nor "Port Authority Bus Terminal" a bus station.
  */
 import { poiConcepts, poiConceptById, FOOD_QUALIFIER_IDS, GENERIC_FOOD_HEAD_IDS } from '../lexicon/poi-concepts.js';
-import type { TagFilter } from '../lexicon/types.js';
+import { presetConceptById, presetVocabulary } from '../lexicon/presets.js';
+import { englishVocabulary, glossChinese } from '../lexicon/zh-gloss.js';
+import type { PoiConcept, TagFilter } from '../lexicon/types.js';
+import { brandTags, matchBrands, type BrandIndex } from './brands.js';
 import { foldAligned, foldKey, overlapsAny, type Span } from './text.js';
 
 export interface Token extends Span {
@@ -93,6 +96,52 @@ function getConceptIndex(): PhraseIndex {
   return conceptIndex;
 }
 
+let presetIndex: { strong: PhraseIndex; weak: PhraseIndex } | undefined;
+/**
+ * The community vocabulary (iD presets), consulted for the words the hand lexicon does not match: preset names
+ * ("post office") are strong, synonym terms ("parcel") weak.
+ */
+function getPresetIndex(): { strong: PhraseIndex; weak: PhraseIndex } {
+  if (!presetIndex) {
+    // A qualitative cue ("cheap", "wifi", "view") is a cue even when some preset lists it as a synonym.
+    const cueKeys = new Set(CUES.flatMap((c) => [...c.en.map(keyOf), ...c.zh.map((z) => foldKey(z))]));
+    const { en, zh } = presetVocabulary();
+    const group = (strong: boolean) => {
+      const byId = new Map<string, { id: string; en: string[]; zh: string[] }>();
+      const entry = (id: string) => byId.get(id) ?? byId.set(id, { id, en: [], zh: [] }).get(id)!;
+      for (const f of en) if (f.strong === strong && !cueKeys.has(keyOf(f.form))) entry(f.id).en.push(f.form);
+      for (const f of zh) if (f.strong === strong && !cueKeys.has(foldKey(f.form))) entry(f.id).zh.push(f.form);
+      return buildIndex([...byId.values()]);
+    };
+    presetIndex = { strong: group(true), weak: group(false) };
+  }
+  return presetIndex;
+}
+
+/** Builds the vocabularies the planner loads lazily (presets, the Chinese glossary and English words). */
+export function warmPlannerVocabularies(): void {
+  getPresetIndex();
+  englishVocabulary();
+}
+
+/** A kind of place by id: the hand lexicon's, or a preset's (`osm:key=value`). */
+export function lookupConcept(id: string): PoiConcept | undefined {
+  return poiConceptById.get(id) ?? (id.startsWith('osm:') ? presetConceptById(id) : undefined);
+}
+
+/**
+ * Hand-lexicon matches first; when they find no kind of place, the preset vocabulary: its names, else the
+ * first synonym term only (a need is said once, "print my boarding pass"; later terms are its objects).
+ */
+function matchKinds(folded: string, masked: readonly Span[], weak = true): PhraseMatch[] {
+  const hand = matchIndex(folded, getConceptIndex(), masked);
+  if (hand.length) return hand;
+  const presets = getPresetIndex();
+  const strong = matchIndex(folded, presets.strong, masked);
+  if (strong.length || !weak) return strong;
+  return matchIndex(folded, presets.weak, masked).slice(0, 1);
+}
+
 export interface PhraseMatch extends Span {
   ids: string[];
   plural: boolean;
@@ -158,9 +207,30 @@ function mergeTags(target: TagFilter[], add: readonly TagFilter[]): void {
 }
 
 /** Kinds of places named in the question, outside the masked (reference) spans. */
-export function matchTargets(original: string, folded: string, masked: readonly Span[]): TargetResult {
-  const matches = matchIndex(folded, getConceptIndex(), masked);
+export function matchTargets(original: string, folded: string, masked: readonly Span[], brands?: BrandIndex): TargetResult {
   const notes: string[] = [];
+  // A brand the data knows ("a Starbucks") is more specific than any kind of place said with it.
+  const brandMatches = brands ? matchBrands(original, folded, masked, brands, /\p{Script=Han}/u.test(original) ? glossSpans(original) : []) : [];
+  if (brandMatches.length) {
+    const entries = brandMatches.map((b) => b.entry);
+    notes.push(`brand: ${[...new Set(entries.map((e) => e.brand))].join(', ')} (the data's brand tags)`);
+    return {
+      text: brandMatches.map((b) => original.slice(b.start, b.end)).join(', '),
+      concepts: [...new Set(entries.map((e) => `brand:${e.brand}`.slice(0, 100)))],
+      tags: brandTags(entries),
+      categories: [],
+      matches: brandMatches.map((b) => ({ start: b.start, end: b.end, ids: [], plural: false })),
+      plural: false,
+      notes,
+    };
+  }
+  let matches = matchKinds(folded, masked);
+  if (matches.length === 0) {
+    // Nothing known: a misspelt kind of place ("pharmcy") is read as the word it is one typo away from.
+    const fixed = correctTypos(folded, masked);
+    matches = fixed.map((f) => f.match);
+    for (const f of fixed) notes.push(`"${original.slice(f.match.start, f.match.end)}" read as "${f.to}" (spelling)`);
+  }
   let ids: string[] = [];
   for (const m of matches) for (const id of m.ids) if (!ids.includes(id)) ids.push(id);
   if (ids.some((id) => FOOD_QUALIFIER_IDS.has(id)) && ids.some((id) => GENERIC_FOOD_HEAD_IDS.has(id))) {
@@ -171,7 +241,7 @@ export function matchTargets(original: string, folded: string, masked: readonly 
   const tags: TagFilter[] = [];
   const categories: string[] = [];
   for (const id of ids) {
-    const c = poiConceptById.get(id);
+    const c = lookupConcept(id);
     if (!c) continue;
     mergeTags(tags, c.tags);
     for (const cat of c.categories) if (!categories.includes(cat)) categories.push(cat);
@@ -212,7 +282,8 @@ export function referenceHeadConcept(refText: string): string | undefined {
 export function isTargetPhrase(phrase: string): boolean {
   const folded = foldAligned(phrase.normalize('NFKC')).trim();
   if (!folded) return false;
-  const ms = matchIndex(folded, getConceptIndex(), []);
+  // Synonym terms include proper names (a palace's name among a castle's terms): only names decide here.
+  const ms = matchKinds(folded, [], false);
   if (ms.length === 0) return false;
   const covered = ms.reduce((n, m) => n + (m.end - m.start), 0);
   return covered >= folded.replace(/^(?:the|a|an|some|any)\s+/, '').replace(/\s+/g, '').length * 0.8;
@@ -221,6 +292,107 @@ export function isTargetPhrase(phrase: string): boolean {
 /** Is this single folded token a one-word kind of place ("pizza", "cafes")? */
 export function isSingleWordTarget(low: string): boolean {
   return getConceptIndex().en.has(low);
+}
+
+/** Dictionary words of the Chinese runs of the text, with their positions and English senses. */
+function glossSpans(text: string): Array<Span & { senses: string[] }> {
+  const out: Array<Span & { senses: string[] }> = [];
+  for (const run of text.matchAll(/\p{Script=Han}+/gu)) {
+    let at = run.index;
+    for (const seg of glossChinese(run[0])) {
+      out.push({ start: at, end: at + seg.text.length, senses: seg.senses });
+      at += seg.text.length;
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Spelling
+
+/**
+ * Optimal string alignment distance (Levenshtein plus adjacent transpositions, "restuarant"), stopping early
+ * once it exceeds `max`.
+ */
+export function typoDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      let v = Math.min(rows[i - 1]![j]! + 1, row[j - 1]! + 1, rows[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, rows[i - 2]![j - 2]! + 1);
+      row.push(v);
+      best = Math.min(best, v);
+    }
+    if (best > max) return max + 1;
+    rows.push(row);
+  }
+  return rows[a.length]![b.length]!;
+}
+
+/** How many typos a word of this length may carry: short words are too easily another real word. */
+export function typoBudget(length: number): number {
+  return length >= 8 ? 2 : length >= 5 ? 1 : 0;
+}
+
+/** Ordinary words that are one letter away from a kind of place ("model" / "motel"): never corrected. */
+const NOT_TYPOS = new Set([
+  'model', 'where', 'there', 'their', 'these', 'those', 'which', 'while', 'would', 'could', 'should', 'about', 'above',
+  'after', 'again', 'place', 'places', 'plays', 'great', 'good', 'nearby', 'around', 'close', 'closest', 'nearest',
+  'walking', 'minute', 'minutes', 'meters', 'metres', 'blocks', 'street', 'avenue', 'square', 'please', 'thanks',
+  'anything', 'something', 'somewhere', 'anywhere', 'within', 'between', 'inside', 'along', 'near', 'maybe', 'really',
+  'fixed', 'store', 'stores', 'shops', 'shop', 'spots', 'options', 'recommend', 'suggest', 'looking', 'want', 'need',
+]);
+
+interface Correction {
+  match: PhraseMatch;
+  to: string;
+}
+
+/**
+ * Unknown words corrected to the single-word kind of place they are closest to (same first letter, within the
+ * length's typo budget, one best candidate only). Hand-lexicon words are preferred to preset words.
+ */
+function correctTypos(folded: string, masked: readonly Span[]): Correction[] {
+  const out: Correction[] = [];
+  const presets = getPresetIndex();
+  const indexes = [getConceptIndex(), presets.strong];
+  const cueWords = new Set(CUES.flatMap((c) => c.en.flatMap((f) => keyOf(f).split(' '))));
+  for (const t of tokenize(folded)) {
+    if (overlapsAny(t, masked) || !/^[a-z]+$/.test(t.low) || NOT_TYPOS.has(t.low) || cueWords.has(t.low)) continue;
+    const budget = typoBudget(t.low.length);
+    if (budget === 0 || indexes.some((ix) => ix.en.has(t.low))) continue;
+    // A kind of place with a wrong plural ending ("librarys").
+    const stem = t.low.replace(/(?:es|s)$/, '');
+    const stemmed = indexes.map((ix) => ix.en.get(stem)).find((e) => e !== undefined);
+    if (stem !== t.low && stemmed) {
+      out.push({ match: { start: t.start, end: t.end, ids: stemmed.ids, plural: true }, to: stem });
+      continue;
+    }
+    // A real English word is not a typo; its plural or past form neither.
+    const vocabulary = englishVocabulary();
+    if (vocabulary.has(t.low) || vocabulary.has(t.low.replace(/(?:es|s|ed|d)$/, ''))) continue;
+    for (const ix of indexes) {
+      let best: { key: string; d: number; ids: string[] } | undefined;
+      let tie = false;
+      for (const [key, e] of ix.en) {
+        if (key.includes(' ') || key[0] !== t.low[0]) continue;
+        const d = typoDistance(t.low, key, budget);
+        if (d > budget) continue;
+        if (!best || d < best.d) {
+          best = { key, d, ids: e.ids };
+          tie = false;
+        } else if (d === best.d && best.ids.join() !== e.ids.join()) tie = true;
+      }
+      if (best && !tie) {
+        out.push({ match: { start: t.start, end: t.end, ids: best.ids, plural: /s$/.test(best.key) }, to: best.key });
+        break;
+      }
+    }
+  }
+  return out.slice(0, 2);
 }
 
 // ---------------------------------------------------------------------------------------------------------

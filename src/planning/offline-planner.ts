@@ -11,7 +11,9 @@ import { assemble } from './assemble.js';
 import { parseChinese } from './grammar-zh.js';
 import { parseEnglish } from './grammar-en.js';
 import { LonLatSchema, SpatialPlanSchema, type LonLat, type SpatialPlan } from './plan.js';
+import type { BrandIndex } from './brands.js';
 import type { GazetteerHint } from './references.js';
+import { toSimplified } from '../lexicon/zh-gloss.js';
 import { detectLang, foldAligned, MAX_QUESTION_CHARS, normalizeQuestion } from './text.js';
 
 export interface PlanOfflineOptions {
@@ -19,18 +21,23 @@ export interface PlanOfflineOptions {
   near?: LonLat;
   /** Classifies a reference phrase from a gazetteer, when the caller has one (takes precedence over word cues). */
   gazetteerHint?: GazetteerHint;
+  /** Brand names of the data (src/spatial/brand-index.ts), understood as kinds of place. */
+  brands?: BrandIndex;
 }
 
 export function planOffline(question: string, opts: PlanOfflineOptions = {}): SpatialPlan {
   const near = validPoint(opts?.near);
   try {
-    const { text, truncated } = normalizeQuestion(question);
-    const lang = detectLang(text);
+    const normalized = normalizeQuestion(question);
+    const lang = detectLang(normalized.text);
+    const truncated = normalized.truncated;
+    // Traditional characters are read as simplified ones (the lexicons' script), one for one.
+    const text = lang === 'zh' ? toSimplified(normalized.text) : normalized.text;
     const notes: string[] = [];
     if (truncated) notes.push(`question truncated to ${MAX_QUESTION_CHARS} characters`);
     const hint = typeof opts?.gazetteerHint === 'function' ? opts.gazetteerHint : undefined;
     const parse = lang === 'zh' ? parseChinese(text, hint) : parseEnglish(text, hint);
-    const plan = assemble({ text, folded: foldAligned(text), lang, parse, ...(near ? { near } : {}), ...(hint ? { hint } : {}), notes });
+    const plan = assemble({ text, folded: foldAligned(text), lang, parse, ...(near ? { near } : {}), ...(hint ? { hint } : {}), ...(opts?.brands ? { brands: opts.brands } : {}), notes });
     const checked = SpatialPlanSchema.safeParse(plan);
     if (checked.success) return checked.data;
     return fallbackPlan(question, near, `internal: plan failed validation (${checked.error.issues[0]?.message ?? 'unknown'})`);

@@ -1,3 +1,4 @@
+import type { BrandIndex } from './brands.ts';
 import { planOffline } from './offline-planner.ts';
 import type { LonLat, SpatialPlan } from './plan.ts';
 import type { LlmPlanner } from './llm-planner.ts';
@@ -16,9 +17,9 @@ export interface PlannedQuestion {
 /** Picks the planner: the LLM when configured (auto) or asked for, the offline one otherwise or when the LLM fails. */
 export async function planQuestion(
   question: string,
-  options: { near?: LonLat; choice: PlannerChoice; llm?: LlmPlanner },
+  options: { near?: LonLat; choice: PlannerChoice; llm?: LlmPlanner; brands?: BrandIndex },
 ): Promise<PlannedQuestion> {
-  const offline = () => planOffline(question, { near: options.near });
+  const offline = () => planOffline(question, { near: options.near, ...(options.brands ? { brands: options.brands } : {}) });
   if (options.choice === 'offline' || (options.choice === 'auto' && !options.llm)) {
     return { plan: offline(), planner: 'offline', llmCalls: 0 };
   }

@@ -191,7 +191,7 @@ const EN_DISTANCE_RE = new RegExp(
 const BEFORE_BOUND_RE =
   /(?<![a-z])(?:within|inside(?:\s+of)?|in|under|less\s+than|no\s+more\s+than|not\s+more\s+than|no\s+further\s+than|no\s+farther\s+than|at\s+most|up\s+to|max(?:imum)?|about|around|approximately|approx\.?|roughly|only|just|some)\s+(?:(?:a|an)\s+)?(?:radius\s+of\s+)?$/;
 const LOWER_BOUND_RE =
-  /(?<![a-z])(?:more\s+than|over|at\s+least|beyond|further\s+than|farther\s+than|outside(?:\s+of)?|greater\s+than|not\s+within)\s+(?:(?:a|an)\s+)?$/;
+  /(?<![a-z])(?<!\b(?:no|not)\s+)(?:more\s+than|over|at\s+least|beyond|further\s+than|farther\s+than|outside(?:\s+of)?|greater\s+than|not\s+within)\s+(?:(?:a|an)\s+)?$/;
 const AFTER_LINK_RE = /^\s*(?:radius\s+)?(?:away\s+)?(?:from|of|around|to|near|off)\b/;
 
 function unitFactor(unit: string, mode: string | undefined): { factor: number; note?: string } | undefined {

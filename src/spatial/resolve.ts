@@ -3,6 +3,7 @@ import type { Db } from '../db/database.ts';
 import type { LonLat, Reference, SpatialPlan } from '../planning/plan.ts';
 import { poiConceptById } from '../lexicon/poi-concepts.ts';
 import { referenceHeadConcept } from '../planning/lexicon-match.ts';
+import { buildNameIndex, glossCandidates, type NameIndex } from './gloss-match.ts';
 import { expandStreetName, normalizeName } from './names.ts';
 
 /** A reference of the plan, located in the database. */
@@ -191,15 +192,29 @@ async function gazetteer(db: Db, text: string): Promise<GazetteerRow[]> {
 
 function nameScore(row: GazetteerRow, text: string): number {
   const wanted = normalizeName(text);
-  const names = [row.name, row.tags['name:zh'], row.tags['name:zh-Hans'], row.tags['name:zh-Hant'], row.tags.alt_name, row.tags.official_name]
+  const names = [
+    row.name, row.tags['name:zh'], row.tags['name:zh-Hans'], row.tags['name:zh-Hant'], row.tags['name:en'],
+    row.tags.alt_name, row.tags.official_name, row.tags.short_name, row.tags.loc_name,
+  ]
     .filter((n): n is string => Boolean(n))
     .map(normalizeName);
   if (names.includes(wanted)) return 1;
+  // A shortened name, word by word ("Penn Station" for Pennsylvania Station, "Lex Avenue"): as good as an
+  // abbreviation expanded.
+  if (names.some((n) => isWordPrefix(wanted, n))) return 0.9;
   if (names.some((n) => n.length >= 3 && wanted.length >= 3 && (n.includes(wanted) || wanted.includes(n)))) {
     const n = names.find((x) => x.includes(wanted) || wanted.includes(x))!;
     return 0.6 + 0.3 * (Math.min(n.length, wanted.length) / Math.max(n.length, wanted.length));
   }
   return trigramSimilarity(names[0] ?? '', wanted) * 0.8;
+}
+
+/** Every word of `short` begins the matching word of `long` (same number of words, at least one shortened). */
+export function isWordPrefix(short: string, long: string): boolean {
+  const a = short.split(' ');
+  const b = long.split(' ');
+  if (a.length !== b.length || short === long) return false;
+  return a.every((w, i) => b[i]!.startsWith(w) && (w === b[i] || w.length >= 3));
 }
 
 function trigrams(text: string): Set<string> {
@@ -274,6 +289,10 @@ async function resolveNamed(
     if (areas.length) rows = areas;
   }
   const scored = rows.map((r) => ({ row: r, score: nameScore(r, text) })).filter((s) => s.score >= 0.35);
+  // A Chinese name the data does not carry: read it through its English gloss (and sound) instead.
+  if (/\p{Script=Han}/u.test(text) && !scored.some((s) => s.score >= 1)) {
+    for (const g of await glossedRows(db, text, shape)) if (!scored.some((s) => s.row.id === g.row.id)) scored.push(g);
+  }
   if (scored.length === 0) return resolveByKind(db, ref, shape);
   const best = Math.max(...scored.map((s) => s.score));
   const top = scored.filter((s) => s.score >= best - 0.05).map((s) => s.row);
@@ -295,6 +314,55 @@ async function resolveNamed(
   }
   const main = mainFeature(chosen, shape);
   return { ok: true, reference: await featureReference(db, ref, main, shape) };
+}
+
+let nameIndexCache: { db: Db; version: string; index: NameIndex } | undefined;
+
+/** The word index of the gazetteer's distinct names, built once per data version. */
+async function gazetteerNameIndex(db: Db): Promise<NameIndex> {
+  const row = await db.selectFrom('places_version').select('version').executeTakeFirst();
+  const version = String(row?.version ?? '');
+  if (nameIndexCache?.db === db && nameIndexCache.version === version) return nameIndexCache.index;
+  const { rows } = await sql<{ name: string }>`SELECT DISTINCT name FROM places WHERE name IS NOT NULL AND name ~ '[A-Za-z]'`.execute(db);
+  const index = buildNameIndex(rows.map((r) => r.name));
+  nameIndexCache = { db, version, index };
+  return index;
+}
+
+/** Places whose English name reads as the Chinese reference; the score stays below an exact name's. */
+async function glossedRows(db: Db, text: string, shape: 'point' | 'polygon' | 'line'): Promise<Array<{ row: GazetteerRow; score: number }>> {
+  const all = glossCandidates(text, await gazetteerNameIndex(db), 40);
+  if (all.length === 0) return [];
+  // The best reading only; names tied with it are told apart below by how notable their places are.
+  const candidates = all.filter((c) => c.score >= all[0]!.score - 1e-9);
+  const byName = new Map(candidates.map((c) => [c.name, c.score]));
+  const { rows } = await sql<GazetteerRow>`
+    SELECT id, name, source_id, category, GeometryType(geom) AS gtype,
+           CASE WHEN GeometryType(geom) IN ('POLYGON', 'MULTIPOLYGON') THEN ST_Area(geog) ELSE 0 END AS area,
+           ST_X(ST_Centroid(geom)) AS lon, ST_Y(ST_Centroid(geom)) AS lat, tags,
+           (tags ? 'summary' OR tags ? 'byline') AS has_prose
+    FROM places WHERE name = ANY(${[...byName.keys()]}::text[])`.execute(db);
+  let usable = rows;
+  if (shape === 'line') {
+    const streets = rows.filter((r) => isLine(r) && r.category === 'street');
+    if (streets.length) usable = streets;
+  } else if (shape === 'polygon') {
+    const areas = rows.filter(isPolygon);
+    if (areas.length) usable = areas;
+  }
+  // Among equally good readings, the name of the most notable place (a landmark is what people refer to).
+  const notability = new Map<string, number>();
+  for (const r of usable) notability.set(r.name, Math.max(notability.get(r.name) ?? -Infinity, prominence(r)));
+  const top = Math.max(...notability.values());
+  usable = usable.filter((r) => notability.get(r.name)! >= top - 1);
+  // A complete reading (every segment and every word accounted for) counts as an exact name; so does a good
+  // reading still shared by several names: where they are (the other references, where the data is) then
+  // decides, as it does between same-name places.
+  const tied = new Set(usable.map((r) => r.name)).size > 1;
+  return usable.map((row) => {
+    const score = byName.get(row.name) ?? 0;
+    return { row, score: score >= 0.999 || (tied && score >= 0.8) ? 1 : 0.95 * score };
+  });
 }
 
 /**

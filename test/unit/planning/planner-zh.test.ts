@@ -69,8 +69,8 @@ describe('Chinese grammar', () => {
   });
 
   it('does not take a kind of place from the reference name', () => {
-    // 港务局巴士总站 contains 巴士总站 (bus station); 麦迪逊广场公园 contains 广场 and 公园.
-    expect(plan('离港务局巴士总站最近的药店是哪一家？').targets.concepts).toEqual(['pharmacy']);
-    expect(plan('麦迪逊广场公园800米以内有哪些书店？').targets.concepts).toEqual(['books']);
+    // 长途汽车总站 contains 汽车站 (bus station); 华盛顿广场公园 contains 广场 and 公园.
+    expect(plan('离长途汽车总站最近的药店在哪？').targets.concepts).toEqual(['pharmacy']);
+    expect(plan('华盛顿广场公园600米以内的书店有哪些？').targets.concepts).toEqual(['books']);
   });
 });

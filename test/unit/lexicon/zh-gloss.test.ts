@@ -1,0 +1,90 @@
+import { planOffline } from '../../../src/planning/offline-planner.ts';
+import { describe, expect, it } from 'vitest';
+import { cleanSenses, editDistance, englishSkeleton, glossChinese, glossTableFromEntries, parseGlossTable, pinyinSkeleton, pinyinSkeletons, soundsLike, toSimplified } from '../../../src/lexicon/zh-gloss.ts';
+
+// A tiny dictionary in CC-CEDICT's entry shape: [traditional, simplified, pinyin, english].
+const glossary = parseGlossTable(
+  glossTableFromEntries([
+    ['港口', '港口', 'gang3 kou3', ['port', 'harbor']],
+    ['劇院', '剧院', 'ju4 yuan4', 'theater'],
+    ['大道', '大道', 'da4 dao4', ['main street', 'avenue']],
+    ['華盛頓', '华盛顿', 'Hua2 sheng4 dun4', 'Washington (name)'],
+    ['見', '见', 'jian4', 'see 看見|看见[kan4 jian4]'],
+    ['公園', '公园', 'gong1 yuan2', 'park (for public recreation)'],
+  ]),
+);
+
+describe('CC-CEDICT glossing', () => {
+  it('cleans senses: qualifiers, cross-references, split alternatives', () => {
+    expect(cleanSenses(['Washington (name)'])).toEqual(['Washington']);
+    expect(cleanSenses(['see 看見|看见[kan4 jian4]', 'public square; plaza'])).toEqual(['public square', 'plaza']);
+    expect(cleanSenses(['to walk'])).toEqual(['walk']);
+  });
+
+  it('segments by longest dictionary match and glosses each word', () => {
+    const segs = glossChinese('华盛顿剧院', glossary);
+    expect(segs.map((s) => s.text)).toEqual(['华盛顿', '剧院']);
+    expect(segs[0]!.senses).toEqual(['Washington']);
+    expect(segs[0]!.name).toBe(true);
+    expect(segs[1]!.senses).toEqual(['theater']);
+  });
+
+  it('reads Chinese ordinals and numbered streets as English street names write them', () => {
+    expect(glossChinese('第三大道', glossary).map((s) => s.senses[0])).toEqual(['3rd', 'main street']);
+    expect(glossChinese('第二十一大道', glossary)[0]!.senses).toEqual(['21st']);
+    expect(glossChinese('西23街', glossary).some((s) => s.senses.includes('23rd'))).toBe(true);
+  });
+
+  it('keeps pinyin of words the dictionary lacks, for matching by sound', () => {
+    const segs = glossChinese('奥尔巴尼公园', glossary);
+    expect(segs.at(-1)!.senses).toEqual(['park']);
+    expect(segs.slice(0, -1).flatMap((s) => s.syllables)).toEqual(['ao', 'er', 'ba', 'ni']);
+  });
+});
+
+describe('matching a transliteration by sound', () => {
+  it('builds comparable consonant skeletons', () => {
+    expect(pinyinSkeleton(['ao', 'er', 'ba', 'ni'])).toBe('LPN');
+    expect(englishSkeleton('albany')).toBe('LPN');
+    expect(englishSkeleton('phoenix')).toBe('FNKS');
+  });
+
+  it('accepts a transliteration and rejects an unrelated word', () => {
+    expect(soundsLike(['hua', 'sheng', 'dun'], 'washington')).toBe(true);
+    expect(soundsLike(['ao', 'er', 'ba', 'ni'], 'albany')).toBe(true);
+    expect(soundsLike(['ao', 'er', 'ba', 'ni'], 'brooklyn')).toBe(false);
+  });
+
+  it('computes bounded edit distances', () => {
+    expect(editDistance('kitten', 'sitting')).toBe(3);
+    expect(editDistance('LKSNTN', 'LKSNKTN', 1)).toBe(1);
+    expect(editDistance('abcdef', 'uvwxyz', 1)).toBe(2);
+  });
+});
+
+describe('more readings of a Chinese name', () => {
+  it('reads a long dictionary word also as its parts', () => {
+    const g = parseGlossTable(
+      glossTableFromEntries([
+        ['早晨郵報', '早晨邮报', 'Zao3 chen2 You2 bao4', 'Morning Post (newspaper name)'],
+        ['早晨', '早晨', 'zao3 chen2', 'morning'],
+        ['郵報', '邮报', 'you2 bao4', 'post'],
+      ]),
+    );
+    expect(glossChinese('早晨邮报', g)[0]!.senses).toEqual(['Morning Post', 'morning post']);
+  });
+  it('gives j/q/x syllables a k reading too', () => {
+    expect(pinyinSkeletons(['ji', 'pu', 'si'])).toEqual(['SPS', 'KPS']);
+    expect(pinyinSkeletons(['bu', 'lai'])).toEqual(['PL']);
+  });
+});
+
+describe('traditional characters', () => {
+  it('are written as simplified ones, one for one', () => {
+    const g = parseGlossTable(glossTableFromEntries([['書店', '书店', 'shu1 dian4', 'bookstore'], ['書', '书', 'shu1', 'book'], ['館', '馆', 'guan3', 'building']]));
+    expect(toSimplified('圖書館旁的書店', g)).toBe('圖书馆旁的书店');
+  });
+  it('are read by the planner as simplified', () => {
+    expect(planOffline('林肯中心附近的書店').targets.concepts).toEqual(['books']);
+  });
+});
