@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.ts';
 import type { Embedder } from '../embedding/embedder.ts';
 import { readPlaces, SOURCE_PRESETS } from './formats.ts';
+import type { PlaceFeature } from './feature.ts';
 import { loadPlaces } from './load.ts';
 
 /**
@@ -14,13 +15,19 @@ export async function loadNycData(
   embedder: Embedder,
   paths: { midtownPbf: string; neighborhoods: string },
   deferVectorIndex: boolean,
+  /** More places loaded in the same bulk load as the Midtown extract (the first start's world cities). */
+  alongside: Iterable<PlaceFeature> = [],
 ): Promise<void> {
   const bulk = deferVectorIndex || undefined;
   // describe: false: the loader builds the descriptions from tags itself, with their street and neighbourhood.
   await loadPlaces(db, embedder, readPlaces(paths.neighborhoods, { ...SOURCE_PRESETS.nycNeighborhoods, describe: false }), {
     deferVectorIndex: bulk,
   });
-  await loadPlaces(db, embedder, readPlaces(paths.midtownPbf, { ...SOURCE_PRESETS.osm, skipInvalid: true, describe: false }), {
-    deferVectorIndex: bulk,
-  });
+  const midtown = readPlaces(paths.midtownPbf, { ...SOURCE_PRESETS.osm, skipInvalid: true, describe: false });
+  await loadPlaces(db, embedder, concat(midtown, alongside), { deferVectorIndex: bulk });
+}
+
+async function* concat(first: AsyncIterable<PlaceFeature>, second: Iterable<PlaceFeature>): AsyncGenerator<PlaceFeature> {
+  yield* first;
+  yield* second;
 }
