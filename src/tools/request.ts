@@ -111,10 +111,19 @@ function formWeight(form: string): number {
 const NEGATION_EN = /\b(?:not|no|never|without|nor|hasn't|haven't|isn't|aren't|wasn't|weren't|lacks?|lacking|missing|un)\b/;
 const NEGATION_ZH = /未|没有|尚未|还没|无|不是|缺少|没/;
 
+/**
+ * Chinese asks yes/no questions by repeating a verb around 不 or 没 ("是不是", "有没有", "会不会"): the
+ * 不 there is the question's form, not a negation of what follows, so the repeated form is removed
+ * before looking for negation words.
+ */
+export function withoutYesNoQuestions(text: string): string {
+  return text.replace(/(\p{Script=Han})[不没]\1/gu, '');
+}
+
 /** A negation word shortly before a mention ("have not been co-registered", "no classification"). */
 function negatedAt(norm: string, start: number): boolean {
   const before = norm.slice(Math.max(0, start - 28), start);
-  if (HAN.test(before)) return NEGATION_ZH.test(before.slice(-6));
+  if (HAN.test(before)) return NEGATION_ZH.test(withoutYesNoQuestions(before).slice(-6));
   const words = before.split(/\s+/).slice(-5).join(' ');
   return NEGATION_EN.test(words);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksForProcessing, parseLevel, parseTemporal, parseToolRequest, splitClauses } from '../../../src/tools/request.ts';
+import { asksForProcessing, parseLevel, parseTemporal, parseToolRequest, splitClauses, withoutYesNoQuestions } from '../../../src/tools/request.ts';
 import { lexicalTerms, buildLexicalIndex, docTerms, topLexical, queryTerms } from '../../../src/tools/lexical.ts';
 
 describe('request channel: slots', () => {
@@ -49,6 +49,19 @@ describe('request channel: slots', () => {
   it('treats a variable before an operation as its operand ("LST anomalies" asks for anomalies)', () => {
     const p = parseToolRequest('Compute land surface temperature anomalies relative to the 1991-2020 climatological normal');
     expect(p.taskTypes[0]?.id).toBe('climatology');
+  });
+});
+
+describe('request channel: Chinese yes/no questions are not negations', () => {
+  it('reads 是不是 / 有没有 before a task as a question about it', () => {
+    const q = parseToolRequest('这片农田有没有出现干旱');
+    expect(q.concepts.find((c) => c.id === 'drought')?.negated).toBe(false);
+    expect(withoutYesNoQuestions('河边是不是')).toBe('河边');
+  });
+
+  it('still reads a plain negation', () => {
+    const q = parseToolRequest('影像还没有做大气校正');
+    expect(q.concepts.some((c) => c.negated)).toBe(true);
   });
 });
 
