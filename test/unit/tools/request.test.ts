@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { asksForProcessing, parseLevel, parseTemporal, parseToolRequest, splitClauses, withoutYesNoQuestions } from '../../../src/tools/request.ts';
-import { lexicalTerms, buildLexicalIndex, docTerms, topLexical, queryTerms } from '../../../src/tools/lexical.ts';
+import { lexicalTerms, buildLexicalIndex, docTerms, topLexical, queryTerms, relatedTerms, sameFamily } from '../../../src/tools/lexical.ts';
 
 describe('request channel: slots', () => {
   it('reads task type, target product, data source and level from an English request', () => {
@@ -100,6 +100,20 @@ describe('request channel: multi-step requests', () => {
 });
 
 describe('lexical index', () => {
+  it('joins a word the catalog lacks to catalog terms of its word family, at a lower weight', () => {
+    const index = buildLexicalIndex([
+      ['glacier_tool', docTerms({ id: 'glacier_tool', fields: [{ text: 'Glacier outline mapping', weight: 1 }] })],
+      ['glass_tool', docTerms({ id: 'glass_tool', fields: [{ text: 'Glass roof detection', weight: 1 }] })],
+    ]);
+    const related = relatedTerms(index, queryTerms('glacial retreat'));
+    expect(related).toEqual([{ term: 'glacier', weight: 0.5 }]);
+    expect(topLexical(index, related, 2).map(([id]) => id)).toEqual(['glacier_tool']);
+    // A term the catalog has is left alone, and short stems never join unrelated words.
+    expect(relatedTerms(index, queryTerms('glacier'))).toEqual([]);
+    expect(sameFamily('glass', 'glacier')).toBe(false);
+    expect(sameFamily('burnt', 'burn')).toBe(true);
+  });
+
   it('uses the embedder stems and adjacent-word bigrams', () => {
     const terms = lexicalTerms('Radiometric calibration of VH/VV ratios');
     expect(terms.has('calibr')).toBe(true);
