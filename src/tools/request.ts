@@ -120,6 +120,19 @@ export function withoutYesNoQuestions(text: string): string {
   return text.replace(/(\p{Script=Han})[不没]\1/gu, '');
 }
 
+const DONE_EN = /\b(?:already|previously)\b/;
+const DONE_ZH = /已经|已/;
+
+/**
+ * "already co-registered", "已经配准好的": work said to be done describes the data the user has, not a
+ * step to run (like a negation, it is a statement about the data, with the opposite sign).
+ */
+function doneAt(norm: string, start: number): boolean {
+  const before = norm.slice(Math.max(0, start - 28), start);
+  if (HAN.test(before)) return DONE_ZH.test(before.slice(-4));
+  return DONE_EN.test(before.split(/\s+/).slice(-3).join(' '));
+}
+
 /** A negation word shortly before a mention ("have not been co-registered", "no classification"). */
 function negatedAt(norm: string, start: number): boolean {
   const before = norm.slice(Math.max(0, start - 28), start);
@@ -311,6 +324,11 @@ function textFacts(text: string): TextFacts {
       for (const id of h.ids) {
         const c = conceptInfo(id);
         if (!c) continue;
+        if (!negated && c.kind === 'task' && doneAt(norm, h.start)) {
+          for (const t of c.tools?.slice(0, 1) ?? []) has.add(t);
+          for (const p of c.products?.slice(0, 1) ?? []) has.add(p);
+          continue;
+        }
         concepts.push({ id, kind: c.kind, form: h.form, weight: w, negated });
         if (negated) {
           for (const t of c.tools?.slice(0, 1) ?? []) lacks.add(t);
@@ -331,6 +349,10 @@ function textFacts(text: string): TextFacts {
       for (const id of h.ids) {
         if (negated) {
           for (const o of functionInfo(id)?.outputs ?? []) if (o.product) lacks.add(o.product);
+          continue;
+        }
+        if (doneAt(norm, h.start)) {
+          for (const o of functionInfo(id)?.outputs ?? []) if (o.product) has.add(o.product);
           continue;
         }
         addWeight(fnScores, id, (WEAK_FUNCTION_FORMS.has(h.form) ? 0.25 : 0.8) * w);

@@ -65,6 +65,20 @@ describe('request channel: Chinese yes/no questions are not negations', () => {
   });
 });
 
+describe('request channel: work said to be done describes the data', () => {
+  it('reads "already" before a task as a state of the data, not a step to run', () => {
+    const en = parseToolRequest('My two scenes are already co-registered; map the new buildings.');
+    expect(en.concepts.some((c) => c.id === 'registration')).toBe(false);
+    expect(en.taskTypes.some((t) => t.id === 'preprocessing_geometric')).toBe(false);
+    const zh = parseToolRequest('影像已经配准，请提取新增建筑');
+    expect(zh.concepts.some((c) => c.id === 'registration')).toBe(false);
+  });
+
+  it('still reads the same task when it is asked for', () => {
+    expect(parseToolRequest('Co-register my two scenes.').concepts.some((c) => c.id === 'registration')).toBe(true);
+  });
+});
+
 describe('request channel: multi-step requests', () => {
   it('splits at sequence words and before verbs, not at every "and"', () => {
     expect(splitClauses('Load the collection, filter it to summer 2022, compute NDVI and save the result as GeoTIFF.')).toEqual([
