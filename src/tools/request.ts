@@ -120,6 +120,23 @@ export function withoutYesNoQuestions(text: string): string {
   return text.replace(/(\p{Script=Han})[不没]\1/gu, '');
 }
 
+const NUMBER_WORD = '(?:\\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a few|few|several|couple of)';
+const TIME_UNIT = '(?:hours?|days?|nights?|weeks?|months?|years?|decades?|seasons?|summers?|winters?|springs?|autumns?)';
+const RELATIVE_TIME_EN = new RegExp(
+  `\\b(?:(?:over|during|in|for|within)\\s+)?(?:the\\s+)?(?:(?:last|past|previous|recent|coming|next)\\s+(?:${NUMBER_WORD}\\s+)?${TIME_UNIT}|${NUMBER_WORD}\\s+${TIME_UNIT}\\s+ago|yesterday|today|tonight)(?:'s)?\\b`,
+  'gi',
+);
+const RELATIVE_TIME_ZH = /(?:过去|最近|近|这|前)(?:[0-9一二两三四五六七八九十几]+)(?:个)?(?:年|月|周|天)(?:来|里|间|中)?|昨天|昨晚|前天|今天|去年|上个月|上周/g;
+
+/**
+ * Relative time ("over the last twenty years", "last night's", "过去十年") says when, not what to do;
+ * its words ("last", "next") are also names of array operations in process catalogs. It is taken out of
+ * the text that is matched against tools, like any other statement of the setting.
+ */
+export function withoutRelativeTime(text: string): string {
+  return text.replace(RELATIVE_TIME_EN, ' ').replace(RELATIVE_TIME_ZH, ' ').replace(/\s{2,}/g, ' ').trim();
+}
+
 const DONE_EN = /\b(?:already|previously)\b/;
 const DONE_ZH = /已经|已/;
 

@@ -33,7 +33,7 @@ import { conceptInfo, functionInfo, isGenericProduct, normalizeAvailable, produc
 import { lexicalTerms, mergeTerms, queryTerms, relatedTerms, scoreAll, topLexical, type WeightedTerm } from './lexical.ts';
 import { contextState, missingChainForState, prerequisiteStatus, type ContextState, type RequestContext } from './prerequisites.ts';
 import { recallByVector, type DenseHit } from './repository.ts';
-import { parseToolRequest, type ParsedRequest, type SubTask, type Weighted } from './request.ts';
+import { parseToolRequest, withoutRelativeTime, type ParsedRequest, type SubTask, type Weighted } from './request.ts';
 import type { Temporal, ToolRecord } from './schema.ts';
 import { composeWorkflow, producerOf, type Workflow } from './workflow.ts';
 import { applyMemoryPriors, type MemoryUsed } from '../memory/priors.ts';
@@ -197,7 +197,8 @@ export function needOf(parsed: ParsedRequest, sub?: SubTask): Need {
   if (taskTypes.length === 0 && parsed.spatial?.kind === 'grid' && facets.length) taskTypes = [{ id: 'resampling', weight: 0.6 }];
   for (const t of taskTypes.slice(0, 2)) expansions.add(functionInfo(t.id)?.en[0] ?? t.id);
   return {
-    text: sub ? sub.query : parsed.query,
+    // When the work is to be done is setting, not task: its words are not matched against tools.
+    text: withoutRelativeTime(sub ? sub.query : parsed.query),
     expansions: [...expansions],
     facets,
     taskTypes,

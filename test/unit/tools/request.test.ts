@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksForProcessing, parseLevel, parseTemporal, parseToolRequest, splitClauses, withoutYesNoQuestions } from '../../../src/tools/request.ts';
+import { asksForProcessing, parseLevel, parseTemporal, parseToolRequest, splitClauses, withoutRelativeTime, withoutYesNoQuestions } from '../../../src/tools/request.ts';
 import { lexicalTerms, buildLexicalIndex, docTerms, topLexical, queryTerms, relatedTerms, sameFamily } from '../../../src/tools/lexical.ts';
 
 describe('request channel: slots', () => {
@@ -76,6 +76,19 @@ describe('request channel: work said to be done describes the data', () => {
 
   it('still reads the same task when it is asked for', () => {
     expect(parseToolRequest('Co-register my two scenes.').concepts.some((c) => c.id === 'registration')).toBe(true);
+  });
+});
+
+describe('request channel: relative time is setting, not task', () => {
+  it('takes relative time out of the text matched against tools', () => {
+    expect(withoutRelativeTime("Last night's frost hit the orchard")).toBe('frost hit the orchard');
+    expect(withoutRelativeTime('Has the glacier shrunk over the past three decades?')).toBe('Has the glacier shrunk ?');
+    expect(withoutRelativeTime('landslides two weeks ago')).toBe('landslides');
+    expect(withoutRelativeTime('近五年的城市扩张')).toBe('的城市扩张');
+  });
+
+  it('keeps "last" and "next" when they name an operation', () => {
+    expect(withoutRelativeTime('keep the last value of each pixel series')).toBe('keep the last value of each pixel series');
   });
 });
 
