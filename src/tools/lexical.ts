@@ -180,3 +180,49 @@ export function scoreAll(index: LexicalIndex, terms: readonly WeightedTerm[]): L
 export function topLexical(index: LexicalIndex, terms: readonly WeightedTerm[], n: number): [string, number][] {
   return scoreAll(index, terms).top(n);
 }
+
+/** Vocabulary of an index by the first PREFIX characters of each plain word term (built once per index). */
+const prefixTables = new WeakMap<LexicalIndex, Map<string, string[]>>();
+const PREFIX = 4;
+
+function prefixTable(index: LexicalIndex): Map<string, string[]> {
+  let table = prefixTables.get(index);
+  if (!table) {
+    table = new Map();
+    for (const term of index.postings.keys()) {
+      if (term.length < PREFIX || !/^[a-z]+$/.test(term)) continue;
+      const key = term.slice(0, PREFIX);
+      const list = table.get(key);
+      if (list) list.push(term);
+      else table.set(key, [term]);
+    }
+    prefixTables.set(index, table);
+  }
+  return table;
+}
+
+/**
+ * Terms the catalog does not contain, joined to catalog terms of the same word family that the stemmer
+ * left apart ("algal" and "alga", "glacial" and "glacier"): one must start with the other, or both share
+ * all but the last two letters of the longer, with at least four letters shared. Such a match is weaker
+ * evidence than the same stem, so it carries `factor` of the term's weight.
+ */
+export function relatedTerms(index: LexicalIndex, terms: readonly WeightedTerm[], factor = 0.5): WeightedTerm[] {
+  const table = prefixTable(index);
+  const out: WeightedTerm[] = [];
+  for (const { term, weight } of terms) {
+    if (term.length < PREFIX + 1 || index.postings.has(term) || !/^[a-z]+$/.test(term)) continue;
+    for (const candidate of table.get(term.slice(0, PREFIX)) ?? []) {
+      if (sameFamily(term, candidate)) out.push({ term: candidate, weight: weight * factor });
+    }
+  }
+  return out;
+}
+
+export function sameFamily(a: string, b: string): boolean {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  let shared = 0;
+  while (shared < short.length && short[shared] === long[shared]) shared++;
+  if (shared < PREFIX) return false;
+  return shared === short.length ? long.length - shared <= 3 : shared >= long.length - 2;
+}

@@ -111,10 +111,49 @@ function formWeight(form: string): number {
 const NEGATION_EN = /\b(?:not|no|never|without|nor|hasn't|haven't|isn't|aren't|wasn't|weren't|lacks?|lacking|missing|un)\b/;
 const NEGATION_ZH = /未|没有|尚未|还没|无|不是|缺少|没/;
 
+/**
+ * Chinese asks yes/no questions by repeating a verb around 不 or 没 ("是不是", "有没有", "会不会"): the
+ * 不 there is the question's form, not a negation of what follows, so the repeated form is removed
+ * before looking for negation words.
+ */
+export function withoutYesNoQuestions(text: string): string {
+  return text.replace(/(\p{Script=Han})[不没]\1/gu, '');
+}
+
+const NUMBER_WORD = '(?:\\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a few|few|several|couple of)';
+const TIME_UNIT = '(?:hours?|days?|nights?|weeks?|months?|years?|decades?|seasons?|summers?|winters?|springs?|autumns?)';
+const RELATIVE_TIME_EN = new RegExp(
+  `\\b(?:(?:over|during|in|for|within)\\s+)?(?:the\\s+)?(?:(?:last|past|previous|recent|coming|next)\\s+(?:${NUMBER_WORD}\\s+)?${TIME_UNIT}|${NUMBER_WORD}\\s+${TIME_UNIT}\\s+ago|yesterday|today|tonight)(?:'s)?\\b`,
+  'gi',
+);
+const RELATIVE_TIME_ZH = /(?:过去|最近|近|这|前)(?:[0-9一二两三四五六七八九十几]+)(?:个)?(?:年|月|周|天)(?:来|里|间|中)?|昨天|昨晚|前天|今天|去年|上个月|上周/g;
+
+/**
+ * Relative time ("over the last twenty years", "last night's", "过去十年") says when, not what to do;
+ * its words ("last", "next") are also names of array operations in process catalogs. It is taken out of
+ * the text that is matched against tools, like any other statement of the setting.
+ */
+export function withoutRelativeTime(text: string): string {
+  return text.replace(RELATIVE_TIME_EN, ' ').replace(RELATIVE_TIME_ZH, ' ').replace(/\s{2,}/g, ' ').trim();
+}
+
+const DONE_EN = /\b(?:already|previously)\b/;
+const DONE_ZH = /已经|已/;
+
+/**
+ * "already co-registered", "已经配准好的": work said to be done describes the data the user has, not a
+ * step to run (like a negation, it is a statement about the data, with the opposite sign).
+ */
+function doneAt(norm: string, start: number): boolean {
+  const before = norm.slice(Math.max(0, start - 28), start);
+  if (HAN.test(before)) return DONE_ZH.test(before.slice(-4));
+  return DONE_EN.test(before.split(/\s+/).slice(-3).join(' '));
+}
+
 /** A negation word shortly before a mention ("have not been co-registered", "no classification"). */
 function negatedAt(norm: string, start: number): boolean {
   const before = norm.slice(Math.max(0, start - 28), start);
-  if (HAN.test(before)) return NEGATION_ZH.test(before.slice(-6));
+  if (HAN.test(before)) return NEGATION_ZH.test(withoutYesNoQuestions(before).slice(-6));
   const words = before.split(/\s+/).slice(-5).join(' ');
   return NEGATION_EN.test(words);
 }
@@ -302,6 +341,11 @@ function textFacts(text: string): TextFacts {
       for (const id of h.ids) {
         const c = conceptInfo(id);
         if (!c) continue;
+        if (!negated && c.kind === 'task' && doneAt(norm, h.start)) {
+          for (const t of c.tools?.slice(0, 1) ?? []) has.add(t);
+          for (const p of c.products?.slice(0, 1) ?? []) has.add(p);
+          continue;
+        }
         concepts.push({ id, kind: c.kind, form: h.form, weight: w, negated });
         if (negated) {
           for (const t of c.tools?.slice(0, 1) ?? []) lacks.add(t);
@@ -322,6 +366,10 @@ function textFacts(text: string): TextFacts {
       for (const id of h.ids) {
         if (negated) {
           for (const o of functionInfo(id)?.outputs ?? []) if (o.product) lacks.add(o.product);
+          continue;
+        }
+        if (doneAt(norm, h.start)) {
+          for (const o of functionInfo(id)?.outputs ?? []) if (o.product) has.add(o.product);
           continue;
         }
         addWeight(fnScores, id, (WEAK_FUNCTION_FORMS.has(h.form) ? 0.25 : 0.8) * w);

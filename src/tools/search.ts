@@ -30,10 +30,10 @@ import { toVectorLiteral } from '../embedding/space.ts';
 import { isCategoryProduct, specificOutputs } from './capability.ts';
 import { catalogSnapshot, type CatalogSnapshot } from './catalog-cache.ts';
 import { conceptInfo, functionInfo, isGenericProduct, normalizeAvailable, productInfo, productSatisfies, sensorBandFor, sensorByDataSource } from './knowledge.ts';
-import { lexicalTerms, mergeTerms, queryTerms, scoreAll, topLexical, type WeightedTerm } from './lexical.ts';
+import { lexicalTerms, mergeTerms, queryTerms, relatedTerms, scoreAll, topLexical, type WeightedTerm } from './lexical.ts';
 import { contextState, missingChainForState, prerequisiteStatus, type ContextState, type RequestContext } from './prerequisites.ts';
 import { recallByVector, type DenseHit } from './repository.ts';
-import { parseToolRequest, type ParsedRequest, type SubTask, type Weighted } from './request.ts';
+import { parseToolRequest, withoutRelativeTime, type ParsedRequest, type SubTask, type Weighted } from './request.ts';
 import type { Temporal, ToolRecord } from './schema.ts';
 import { composeWorkflow, producerOf, type Workflow } from './workflow.ts';
 import { applyMemoryPriors, type MemoryUsed } from '../memory/priors.ts';
@@ -197,7 +197,8 @@ export function needOf(parsed: ParsedRequest, sub?: SubTask): Need {
   if (taskTypes.length === 0 && parsed.spatial?.kind === 'grid' && facets.length) taskTypes = [{ id: 'resampling', weight: 0.6 }];
   for (const t of taskTypes.slice(0, 2)) expansions.add(functionInfo(t.id)?.en[0] ?? t.id);
   return {
-    text: sub ? sub.query : parsed.query,
+    // When the work is to be done is setting, not task: its words are not matched against tools.
+    text: withoutRelativeTime(sub ? sub.query : parsed.query),
     expansions: [...expansions],
     facets,
     taskTypes,
@@ -363,7 +364,9 @@ function kgCandidates(need: Need, snapshot: CatalogSnapshot): string[] {
 /** Ranks the whole candidate set of one need (a request or a sub-task). */
 export async function rankForNeed(db: Db, embedder: Embedder, snapshot: CatalogSnapshot, need: Need, options: RankOptions): Promise<Scored[]> {
   const w = options.weights;
-  const terms: WeightedTerm[] = mergeTerms(queryTerms(need.text), queryTerms(need.expansions.join(' , '), 0.4), queryTerms(need.facets.join(' , '), 0.3));
+  const typedTerms = queryTerms(need.text);
+  // Words the catalog lacks may still share a word family with its terms (the stemmer is conservative).
+  const terms: WeightedTerm[] = mergeTerms(typedTerms, relatedTerms(snapshot.lexical, typedTerms), queryTerms(need.expansions.join(' , '), 0.4), queryTerms(need.facets.join(' , '), 0.3));
   const lexicalScores = scoreAll(snapshot.lexical, terms);
   const lexicalTop = lexicalScores.top(LEXICAL_RECALL).map(([id]) => id);
   const state = contextState(options.context);

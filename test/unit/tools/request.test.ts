@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { asksForProcessing, parseLevel, parseTemporal, parseToolRequest, splitClauses } from '../../../src/tools/request.ts';
-import { lexicalTerms, buildLexicalIndex, docTerms, topLexical, queryTerms } from '../../../src/tools/lexical.ts';
+import { asksForProcessing, parseLevel, parseTemporal, parseToolRequest, splitClauses, withoutRelativeTime, withoutYesNoQuestions } from '../../../src/tools/request.ts';
+import { lexicalTerms, buildLexicalIndex, docTerms, topLexical, queryTerms, relatedTerms, sameFamily } from '../../../src/tools/lexical.ts';
 
 describe('request channel: slots', () => {
   it('reads task type, target product, data source and level from an English request', () => {
@@ -52,6 +52,46 @@ describe('request channel: slots', () => {
   });
 });
 
+describe('request channel: Chinese yes/no questions are not negations', () => {
+  it('reads 是不是 / 有没有 before a task as a question about it', () => {
+    const q = parseToolRequest('这片农田有没有出现干旱');
+    expect(q.concepts.find((c) => c.id === 'drought')?.negated).toBe(false);
+    expect(withoutYesNoQuestions('河边是不是')).toBe('河边');
+  });
+
+  it('still reads a plain negation', () => {
+    const q = parseToolRequest('影像还没有做大气校正');
+    expect(q.concepts.some((c) => c.negated)).toBe(true);
+  });
+});
+
+describe('request channel: work said to be done describes the data', () => {
+  it('reads "already" before a task as a state of the data, not a step to run', () => {
+    const en = parseToolRequest('My two scenes are already co-registered; map the new buildings.');
+    expect(en.concepts.some((c) => c.id === 'registration')).toBe(false);
+    expect(en.taskTypes.some((t) => t.id === 'preprocessing_geometric')).toBe(false);
+    const zh = parseToolRequest('影像已经配准，请提取新增建筑');
+    expect(zh.concepts.some((c) => c.id === 'registration')).toBe(false);
+  });
+
+  it('still reads the same task when it is asked for', () => {
+    expect(parseToolRequest('Co-register my two scenes.').concepts.some((c) => c.id === 'registration')).toBe(true);
+  });
+});
+
+describe('request channel: relative time is setting, not task', () => {
+  it('takes relative time out of the text matched against tools', () => {
+    expect(withoutRelativeTime("Last night's frost hit the orchard")).toBe('frost hit the orchard');
+    expect(withoutRelativeTime('Has the glacier shrunk over the past three decades?')).toBe('Has the glacier shrunk ?');
+    expect(withoutRelativeTime('landslides two weeks ago')).toBe('landslides');
+    expect(withoutRelativeTime('近五年的城市扩张')).toBe('的城市扩张');
+  });
+
+  it('keeps "last" and "next" when they name an operation', () => {
+    expect(withoutRelativeTime('keep the last value of each pixel series')).toBe('keep the last value of each pixel series');
+  });
+});
+
 describe('request channel: multi-step requests', () => {
   it('splits at sequence words and before verbs, not at every "and"', () => {
     expect(splitClauses('Load the collection, filter it to summer 2022, compute NDVI and save the result as GeoTIFF.')).toEqual([
@@ -87,6 +127,20 @@ describe('request channel: multi-step requests', () => {
 });
 
 describe('lexical index', () => {
+  it('joins a word the catalog lacks to catalog terms of its word family, at a lower weight', () => {
+    const index = buildLexicalIndex([
+      ['glacier_tool', docTerms({ id: 'glacier_tool', fields: [{ text: 'Glacier outline mapping', weight: 1 }] })],
+      ['glass_tool', docTerms({ id: 'glass_tool', fields: [{ text: 'Glass roof detection', weight: 1 }] })],
+    ]);
+    const related = relatedTerms(index, queryTerms('glacial retreat'));
+    expect(related).toEqual([{ term: 'glacier', weight: 0.5 }]);
+    expect(topLexical(index, related, 2).map(([id]) => id)).toEqual(['glacier_tool']);
+    // A term the catalog has is left alone, and short stems never join unrelated words.
+    expect(relatedTerms(index, queryTerms('glacier'))).toEqual([]);
+    expect(sameFamily('glass', 'glacier')).toBe(false);
+    expect(sameFamily('burnt', 'burn')).toBe(true);
+  });
+
   it('uses the embedder stems and adjacent-word bigrams', () => {
     const terms = lexicalTerms('Radiometric calibration of VH/VV ratios');
     expect(terms.has('calibr')).toBe(true);
