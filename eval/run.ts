@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { readJsonLines } from './json-lines.ts';
 import { sql } from 'kysely';
 import { runCommand } from '../src/cli/context.ts';
 import { createOfflineEmbedderWithLexicons } from '../src/embedding/configured.ts';
@@ -43,9 +44,7 @@ const DATA_DIR = `${values.shared}/data`;
 const REPORT_JSON = 'docs/evaluation.json';
 const wanted = (s: (typeof SECTIONS)[number]) => !values.only || values.only === s;
 
-function readLines<T>(file: string): T[] {
-  return readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as T);
-}
+const readLines = readJsonLines;
 
 function requireFile(file: string): string {
   if (!existsSync(file)) throw new Error(`${file} not found`);

@@ -8,6 +8,7 @@
  * baselines measured the same way.
  */
 import { readFileSync } from 'node:fs';
+import { readJsonLines } from './json-lines.ts';
 import { fileURLToPath } from 'node:url';
 import type { Db } from '../src/db/database.ts';
 import { openDatabase } from '../src/db/database.ts';
@@ -289,10 +290,7 @@ export function formatToolEval(r: ToolEvalResult): string {
 }
 
 export function readEvalLines(path: string): EvalLine[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as EvalLine);
+  return readJsonLines<EvalLine>(path);
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ The script uses psql (no Python driver needed).
 """
 import argparse
 import hashlib
+import gzip
 import json
 import re
 import subprocess
@@ -243,9 +244,10 @@ def main():
     assert len(ids) == len(set(ids)), 'duplicate ids'
 
     def dump(path, items):
-        with open(path, 'w', encoding='utf-8') as f:
+        # gzip (mtime 0, so a rebuild gives the same bytes): the gold lists make each file several MB.
+        with gzip.GzipFile(path + '.gz', 'wb', mtime=0) as f:
             for it in items:
-                f.write(json.dumps(it, ensure_ascii=False) + '\n')
+                f.write((json.dumps(it, ensure_ascii=False) + '\n').encode('utf-8'))
 
     dump(args.out, out)
     if not args.no_split:

@@ -19,7 +19,7 @@ const askBody = z
       .string()
       .max(MAX_QUESTION_CHARS)
       .refine((q) => q.trim().length > 0, 'must not be empty')
-      .openapi({ example: 'Which cafés are within 200 m of Grand Central Terminal?' }),
+      .openapi({ example: 'Any bakeries within 300 m of Union Square?' }),
     k: z.number().int().min(1).max(50).default(5),
     near: z.strictObject({ lon: z.number().min(-180).max(180), lat: z.number().min(-90).max(90) }).optional(),
     planner: z.enum(['auto', 'offline', 'llm']).default('auto'),

@@ -685,8 +685,8 @@ function subTasksOf(query: string, sharedWords: string): SubTask[] {
     steps.push({ text: clause, facts });
   }
   if (steps.length < 2) return [];
-  // "Calibrate, speckle-filter and terrain-correct a Sentinel-1 scene": bare verbs share the last
-  // clause's object, so each is searched as "<verb> a Sentinel-1 scene". A short clause that names its
+  // "Mask, mosaic and clip the Landsat scenes": bare verbs share the last
+  // clause's object, so each is searched as "<verb> the Landsat scenes". A short clause that names its
   // own product ("compute NDVI") has its object already: borrowing another one would blur it.
   const last = steps[steps.length - 1]!.text;
   const object = last.replace(/^\s*\S+\s*/, '');
