@@ -4,12 +4,12 @@ import { lexicalTerms, buildLexicalIndex, docTerms, topLexical, queryTerms, rela
 
 describe('request channel: slots', () => {
   it('reads task type, target product, data source and level from an English request', () => {
-    const p = parseToolRequest('Compute NDVI for my Sentinel-2 L2A tile over the Po valley');
+    const p = parseToolRequest('Calculate NDVI on a Sentinel-2 L2A image over the Ebro delta');
     expect(p.taskTypes[0]?.id).toBe('vegetation_index');
     expect(p.target.products[0]?.id).toBe('ndvi');
     expect(p.dataSources).toEqual(['Sentinel-2']);
     expect(p.processingLevel).toBe('L2A');
-    expect(p.spatial).toEqual({ kind: 'place', text: 'Po valley' });
+    expect(p.spatial).toEqual({ kind: 'place', text: 'Ebro delta' });
   });
 
   it('reads Chinese requests, including Latin terms written against Han characters', () => {
@@ -31,7 +31,7 @@ describe('request channel: slots', () => {
   });
 
   it('sets a processing level only from level codes, not from product words', () => {
-    expect(parseLevel('Compute EVI from Landsat-8 Collection 2 Level-1 scenes', ['Landsat-8'])).toBe('L1TP');
+    expect(parseLevel('Estimate leaf area index with Landsat-8 Collection 2 Level-1 data', ['Landsat-8'])).toBe('L1TP');
     expect(parseLevel('Calibrate a Sentinel-1 GRD scene', ['Sentinel-1'])).toBe('GRD');
     expect(parseLevel('speckle filter on sigma0 backscatter', ['Sentinel-1'])).toBeUndefined();
   });
@@ -40,14 +40,14 @@ describe('request channel: slots', () => {
     const notAligned = parseToolRequest('Apply change vector analysis to my SPOT-7 scenes; they have not been co-registered yet.');
     expect(notAligned.lacks).toContain('image_registration');
     expect(notAligned.taskTypes[0]?.id).toBe('change_detection');
-    const aligned = parseToolRequest('Run change vector analysis on a co-registered Landsat pair');
+    const aligned = parseToolRequest('Look for change in a co-registered pair of SPOT-6 images');
     expect(aligned.has).toContain('image_registration');
     // Two dates and nothing said about alignment: an image pair, not yet co-registered.
     expect(parseToolRequest('map new buildings between two dates from L1C Sentinel-2').context.available).toContain('image_pair');
   });
 
-  it('treats a variable before an operation as its operand ("LST anomalies" asks for anomalies)', () => {
-    const p = parseToolRequest('Compute land surface temperature anomalies relative to the 1991-2020 climatological normal');
+  it('treats a variable before an operation as its operand ("precipitation anomalies" asks for anomalies)', () => {
+    const p = parseToolRequest('Derive precipitation anomalies against the 1981-2010 climatological normal');
     expect(p.taskTypes[0]?.id).toBe('climatology');
   });
 });
@@ -118,9 +118,9 @@ describe('request channel: multi-step requests', () => {
   });
 
   it('makes sub-tasks, sharing the object with bare verbs and folding state clauses away', () => {
-    const p = parseToolRequest('Calibrate, speckle-filter and terrain-correct a Sentinel-1 GRD scene.');
-    expect(p.subTasks.map((s) => s.text)).toEqual(['Calibrate', 'speckle-filter', 'terrain-correct a Sentinel-1 GRD scene.']);
-    expect(p.subTasks[0]?.query).toContain('a Sentinel-1 GRD scene');
+    const p = parseToolRequest('Calibrate, despeckle and geocode an ALOS-2 PALSAR strip.');
+    expect(p.subTasks.map((s) => s.text)).toEqual(['Calibrate', 'despeckle', 'geocode an ALOS-2 PALSAR strip.']);
+    expect(p.subTasks[0]?.query).toContain('an ALOS-2 PALSAR strip');
     expect(parseToolRequest('Apply change vector analysis to my scenes; they have not been co-registered yet.').subTasks).toEqual([]);
     expect(parseToolRequest('Detect aircraft at an airport and return bounding boxes.').subTasks).toEqual([]);
   });
@@ -174,11 +174,11 @@ describe('request channel: does a geographic question ask for EO processing?', (
 
   // Objects of EO tasks named as places or things: a building, a ship, ice.
   it.each([
-    'Are there any hotels within a 5-minute walk of the Flatiron Building?',
-    'What are the two closest bars to the Vessel?',
-    'Where can I buy ice cream within 1 km of the Vessel?',
+    'Is there a bakery within a 10-minute walk of the Empire State Building?',
+    'Name the three nearest pubs to the Vessel',
+    'Is there an ice cream parlour close to the Chrysler Building?',
     'Where were the ships in the Hudson last week?',
-    'Which cafés are within 200 m of Grand Central Terminal?',
+    'Show me cafés within 200 m of Herald Square',
     '宾州车站附近的药店',
   ])('no: %s', (question) => expect(asksForProcessing(question)).toBe(false));
 });
