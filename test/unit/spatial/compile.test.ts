@@ -49,10 +49,10 @@ function compile(plan: SpatialPlan) {
 
 describe('plan compiler', () => {
   it.each([
-    ['within_distance', 'Which cafés are within 200 m of Grand Central Terminal?', /\(m\.distances\[1\] <= \$\d+\)/],
+    ['within_distance', 'Show me cafés within 200 m of Herald Square', /\(m\.distances\[1\] <= \$\d+\)/],
     ['inside', 'Which hotels are in Koreatown?', /ST_Intersects\(ST_PointOnSurface\(p\.geom\), ST_SetSRID\(ST_GeomFromGeoJSON\(\$\d+\), 4326\)\)/],
-    ['along', 'Which pharmacies are along Lexington Avenue?', /ST_Distance\(ST_Affine\(p\.geom, \$\d+, 0, 0, \$\d+, 0, 0\), ST_SetSRID\(ST_GeomFromGeoJSON\(\$\d+\), 4326\)\)/],
-    ['nearest', 'What is the nearest pharmacy to the Flatiron Building?', /ORDER BY tag_match DESC, d0 ASC/],
+    ['along', 'Show me the banks along Third Avenue', /ST_Distance\(ST_Affine\(p\.geom, \$\d+, 0, 0, \$\d+, 0, 0\), ST_SetSRID\(ST_GeomFromGeoJSON\(\$\d+\), 4326\)\)/],
+    ['nearest', 'Which pharmacy is nearest to the Chrysler Building?', /ORDER BY tag_match DESC, d0 ASC/],
     ['between', 'Cafes between Bryant Park and Grand Central Terminal', /ST_Distance\(ST_Affine\(p\.geom/],
     ['intersects', 'Which squares intersect Broadway?', /ST_Intersects\(p\.geom, ST_SetSRID/],
   ])('%s: builds parameterised PostGIS SQL', (fn, question, pattern) => {
@@ -68,7 +68,7 @@ describe('plan compiler', () => {
   });
 
   it('within_distance SQL matches its golden file', async () => {
-    const { sql } = compile(planOffline('Which cafés are within 200 m of Grand Central Terminal?'));
+    const { sql } = compile(planOffline('Show me cafés within 200 m of Herald Square'));
     await expect(sql).toMatchFileSnapshot('../../golden/sql/within_distance.sql');
   });
 
@@ -103,7 +103,7 @@ describe('plan compiler', () => {
   });
 
   it('measures on the sphere when the window is too large for a planar frame', () => {
-    const plan = planOffline('Which cafés are within 200 m of Grand Central Terminal?');
+    const plan = planOffline('Show me cafés within 200 m of Herald Square');
     const near = compile(plan).sql;
     expect(near).toMatch(/ST_Affine/);
     const far = compile({ ...plan, constraints: plan.constraints.map((c) => (c.fn === 'within_distance' ? { ...c, distanceM: 300_000 } : c)) }).sql;
