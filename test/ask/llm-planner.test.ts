@@ -5,7 +5,7 @@ import { hasNycData, NO_NYC_DATA } from '../helpers/data.ts';
 import { startLlmStub } from '../helpers/llm-stub.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 
-const QUESTION = 'Which cafés are within 200 m of Grand Central Terminal?';
+const QUESTION = 'Show me cafés within 200 m of Herald Square';
 
 // The LLM path against a local OpenAI-compatible stub: the real LangChain client, parsing and timeouts.
 describe.skipIf(!hasNycData)(`LLM planner through /v1/ask (${testMode} mode)`, () => {
