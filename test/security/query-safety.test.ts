@@ -99,7 +99,7 @@ describe.skipIf(!isServer || !hasNycData)('POST /v1/ask and the other read route
     await service?.stop();
   });
 
-  const ask = () => postJson(`${service.url}/v1/ask`, { question: 'Which cafés are within 200 m of Grand Central Terminal?', planner: 'offline' });
+  const ask = () => postJson(`${service.url}/v1/ask`, { question: 'Show me cafés within 200 m of Herald Square', planner: 'offline' });
 
   it('as the reader role: without its SELECT grant the question fails, with it the question is answered', async ({ skip }) => {
     if (!roleUsable) skip();
