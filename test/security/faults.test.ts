@@ -20,7 +20,7 @@ import { startEmbeddingsStub } from '../helpers/embeddings-stub.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { postJson } from './helpers.ts';
 
-const QUESTION = 'Which cafés are within 200 m of Grand Central Terminal?';
+const QUESTION = 'Show me cafés within 200 m of Herald Square';
 const ask = (url: string, question = QUESTION) => postJson(`${url}/v1/ask`, { question, planner: 'offline', k: 3 });
 
 type Degraded = { component: string; cause: string; fallback: string }[];
@@ -87,7 +87,7 @@ describe.skipIf(!hasNycData)(`the embeddings service failing (${testMode} mode)`
 
   it('HTTP 500: /v1/tools/search and /v1/workflows/plan rank from the lexical index and offline similarity, and say so', async () => {
     const res = await postJson(`${service.url}/v1/tools/search`, {
-      query: 'Compute NDVI for my Sentinel-2 L2A tile over the Po valley.',
+      query: 'Derive the NDVI of a Sentinel-2 L2A scene covering the Ebro delta.',
       context: { dataSource: 'Sentinel-2', processingLevel: 'L2A' },
     });
     expect(res.status).toBe(200);
@@ -116,7 +116,7 @@ describe.skipIf(!hasNycData)(`the embeddings service failing (${testMode} mode)`
 
     const requests = stub.state.requests;
     started = performance.now();
-    res = await ask(service.url, 'Which coffee shops are within 200 m of Grand Central Terminal?');
+    res = await ask(service.url, 'Which coffee shops lie within 200 m of Herald Square?');
     expect(res.status).toBe(200);
     const body = (await res.json()) as AskBody;
     expectDegradedAnswer(body, /not retried/);
@@ -137,11 +137,11 @@ describe.skipIf(!hasNycData)(`SIGTERM under load (${testMode} mode)`, () => {
     );
     const questions = [
       QUESTION,
-      'Which pharmacies are along Lexington Avenue?',
-      'What is the nearest pharmacy to the Flatiron Building?',
+      'Show me the banks along Third Avenue',
+      'Which pharmacy is nearest to the Chrysler Building?',
       'Which coffee shops are on the way from Bryant Park to Grand Central Terminal?',
-      'What Korean restaurants are there in Koreatown?',
-      'Somewhere to get a steak dinner near Grand Central Terminal?',
+      'List the Italian restaurants in Chelsea',
+      'Any sushi place close to Herald Square?',
     ];
     const inFlight = questions.map((q) => ask(service.url, q).then(async (res) => ({ status: res.status, body: (await res.json()) as { answer?: string } })));
     // Long enough for all six connections to be accepted on a loaded machine (PGlite answers them one at a
