@@ -213,7 +213,7 @@ describe.skipIf(!hasNycData || !hasChromium)(`web explorer in headless Chromium 
 
   it('asks a question, shows the answer, the candidates in the table and on the map, selects one', async () => {
     const { page, errors } = await openExplorer();
-    const question = 'Which cafés are within 200 m of Grand Central Terminal?';
+    const question = 'Show me cafés within 200 m of Herald Square';
     // An example question is a button that asks it.
     const body = await askAndWait(page, () => page.getByRole('button', { name: question, exact: true }).click());
     expect(body.clarification).toBeUndefined();

@@ -10,7 +10,7 @@ export const STRINGS = {
     langToggle: '中文',
     langToggleLabel: 'Switch the interface to Chinese',
     questionLabel: 'Your question',
-    questionPlaceholder: 'e.g. Which cafés are within 200 m of Grand Central Terminal?',
+    questionPlaceholder: 'e.g. Show me cafés within 200 m of Herald Square',
     kLabel: 'Answers',
     ask: 'Ask',
     asking: 'Asking…',
@@ -165,10 +165,10 @@ export const STRINGS = {
 
 /** Example questions, in both languages whatever the UI language (they all work on the Midtown data). */
 export const EXAMPLES = [
-  { lang: 'en', question: 'Which cafés are within 200 m of Grand Central Terminal?' },
+  { lang: 'en', question: 'Show me cafés within 200 m of Herald Square' },
   { lang: 'en', question: 'Restaurants in Chelsea within 300 m of the High Line' },
   { lang: 'en', question: 'A steak dinner on my walk from Penn Station to Grand Central' },
-  { lang: 'en', question: 'Which pharmacies are along Lexington Avenue?' },
+  { lang: 'en', question: 'Show me the banks along Third Avenue' },
   { lang: 'en', question: 'Which cafes are near the station?' },
   { lang: 'zh', question: '中央车站200米以内的咖啡店' },
   { lang: 'zh', question: '麦迪逊广场公园里有哪些雕像？' },
