@@ -69,10 +69,10 @@ describe.skipIf(!hasNycData)(`candidate retrieval geometry on the Midtown data (
   afterAll(async () => database?.dispose());
 
   it.each([
-    ['a street', 'Which pharmacies are along Lexington Avenue?'],
-    ['a park polygon', 'Which bookstore is closest to Bryant Park?'],
-    ['a neighbourhood polygon', 'What museums are in Chelsea?'],
-    ['a point', 'Find pharmacies within 500 meters of Madison Square Garden.'],
+    ['a street', 'Show me the banks along Third Avenue'],
+    ['a park polygon', 'Which florist is closest to Madison Square Park?'],
+    ['a neighbourhood polygon', 'Which art galleries are in Chelsea?'],
+    ['a point', 'Show me the banks within 400 metres of Madison Square Garden'],
   ])('distances to %s agree with the sphere (0.3 percent + 0.5 m)', async (_, question) => {
     const { candidates, references } = await retrieve(database.db, question);
     expect(candidates.length).toBeGreaterThan(20);
@@ -84,9 +84,9 @@ describe.skipIf(!hasNycData)(`candidate retrieval geometry on the Midtown data (
   });
 
   it(`draws the semantic pool only when fewer than ${TAGGED_ENOUGH} places match the tag targets`, async () => {
-    // Dozens of hotels around Grand Central; one dog run near the United Nations.
-    expect(await semanticPoolRows(database.db, "What's the closest hotel to Grand Central Terminal?")).toBe(0);
-    expect(await semanticPoolRows(database.db, 'Find the nearest dog run to the United Nations Headquarters.')).toBeGreaterThan(50);
+    // Dozens of hotels around the Empire State Building; hardly any dog run near the Chrysler Building.
+    expect(await semanticPoolRows(database.db, 'Which hotel is nearest to the Empire State Building?')).toBe(0);
+    expect(await semanticPoolRows(database.db, 'Which dog run is nearest to the Chrysler Building?')).toBeGreaterThan(50);
   });
 
   it('asks for the tagged places alone first, and draws the other pools only when none is found', async () => {
@@ -94,10 +94,10 @@ describe.skipIf(!hasNycData)(`candidate retrieval geometry on the Midtown data (
       const { candidates, query } = await retrieveCandidates(database.db, await retrievalInput(database.db, question));
       return { candidates: candidates.length, tagged: candidates.filter((c) => c.tagMatch).length, union: /\bUNION\b/.test(query.sql) };
     };
-    // Pharmacies: tagged ones near the Garden. A zoo: a target no place of the window has. Quiet reading: no target.
-    const pharmacies = await drawn('Find pharmacies within 500 meters of Madison Square Garden.');
-    expect(pharmacies.union).toBe(false);
-    expect(pharmacies.tagged).toBe(pharmacies.candidates);
+    // Banks: tagged ones near the Garden. A zoo: a target no place of the window has. Quiet reading: no target.
+    const banks = await drawn('Show me the banks within 400 metres of Madison Square Garden');
+    expect(banks.union).toBe(false);
+    expect(banks.tagged).toBe(banks.candidates);
     for (const question of ['Is there a zoo within 200 m of Grand Central Terminal?', 'Somewhere quiet to read near Bryant Park']) {
       const other = await drawn(question);
       expect(other.union).toBe(true);
@@ -107,10 +107,10 @@ describe.skipIf(!hasNycData)(`candidate retrieval geometry on the Midtown data (
   });
 
   it.each([
-    'Find the nearest dog run to the United Nations Headquarters.',
-    'Find pharmacies within 500 meters of Madison Square Garden.',
-    'Are there any museums along the way from the Flatiron Building to the Vessel?',
-    'Which hotels are on Park Avenue?',
+    'Which dog run is nearest to the Chrysler Building?',
+    'Show me the banks within 400 metres of Madison Square Garden',
+    'Any bookshops on the way from Madison Square Park to Bryant Park?',
+    'Which banks are on Madison Avenue?',
     'Somewhere quiet to read near Bryant Park',
     'Is there a zoo within 200 m of Grand Central Terminal?',
   ])('answers as it would with every pool drawn: %s', async (question) => {
@@ -140,10 +140,10 @@ describe.skipIf(!hasNycData)(`candidate retrieval geometry on the Midtown data (
   });
 
   it.each([
-    'Find the nearest dog run to the United Nations Headquarters.',
-    "What's the closest hotel to Grand Central Terminal?",
-    'Which pharmacies are along Lexington Avenue?',
-    'What museums are in Chelsea?',
+    'Which dog run is nearest to the Chrysler Building?',
+    'Which hotel is nearest to the Empire State Building?',
+    'Show me the banks along Third Avenue',
+    'Which art galleries are in Chelsea?',
   ])('finds the same tagged places by the index of rare targets as by the window: %s', async (question) => {
     const input = await retrievalInput(database.db, question);
     const tagged = async (targetMatches: number) => {
