@@ -12,7 +12,7 @@
  * directory while holding the lock, and copying a directory never copies its lock.
  */
 import { createRequire } from 'node:module';
-import { closeSync, existsSync, linkSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 
@@ -149,6 +149,7 @@ export function acquireDataDirLock(dataDir: string): DataDirLock {
   const existing = heldHere.get(absolute);
   if (existing) throw new DataDirLockedError(absolute, ownHolder(null));
   const holder = ownHolder(null);
+  mkdirSync(dirname(path), { recursive: true });
   for (let attempt = 0; attempt < 5; attempt++) {
     const temporary = `${path}.${process.pid}.tmp`;
     writeFileSync(temporary, JSON.stringify(holder));
