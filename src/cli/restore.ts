@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { ConfigError, loadConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
-import { acquireDataDirLock, installedEngineVersions, type EngineVersions } from '../db/data-dir.ts';
+import { acquireDataDirLock, installedEngineVersions, versionMismatch } from '../db/data-dir.ts';
 import { unknownMigrations } from '../db/migrate.ts';
 import { describeSnapshot } from '../db/snapshot.ts';
 
@@ -31,7 +31,8 @@ async function restore(file: string): Promise<void> {
   if (!existsSync(file)) throw new Error(`${file}: no such file`);
   const snapshot = new Uint8Array(readFileSync(file));
   const summary = describeSnapshot(snapshot);
-  checkVersions(summary.versions, installedEngineVersions());
+  const mismatch = versionMismatch(summary.versions, installedEngineVersions());
+  if (mismatch) throw new Error(`the snapshot ${mismatch}: restore it with the versions that wrote it`);
   if (existsSync(target) && readdirSync(target).length > 0 && !values.force) {
     throw new Error(`${target} is not empty: --force replaces it (back it up first with npm run backup)`);
   }
@@ -54,14 +55,6 @@ async function restore(file: string): Promise<void> {
   } finally {
     lock.release();
   }
-}
-
-function checkVersions(written: EngineVersions | null, installed: EngineVersions): void {
-  if (!written) return;
-  const differing = (Object.keys(installed) as (keyof EngineVersions)[]).filter((k) => written[k] !== installed[k]);
-  if (differing.length === 0) return;
-  const list = (v: EngineVersions) => differing.map((k) => `${k} ${v[k]}`).join(', ');
-  throw new Error(`the snapshot was written by ${list(written)}; this install has ${list(installed)}: restore it with the versions that wrote it`);
 }
 
 async function restoreInto(dir: string, snapshot: Uint8Array) {

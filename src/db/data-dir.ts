@@ -314,16 +314,22 @@ export function checkDataDir(dataDir: string, installed: EngineVersions = instal
         `restore a backup with \`npm run restore -- FILE --force\``,
     );
   }
-  const stamp = readStamp(dataDir);
-  if (!stamp) return;
-  const differing = (Object.keys(installed) as (keyof EngineVersions)[]).filter((k) => stamp[k] !== installed[k]);
-  if (differing.length > 0) {
-    const list = (v: EngineVersions) => differing.map((k) => `${k} ${v[k]}`).join(', ');
+  const mismatch = versionMismatch(readStamp(dataDir), installed);
+  if (mismatch) {
     throw new DataDirUnusableError(
-      `the embedded data directory ${dataDir} was written by ${list(stamp)}; this install has ${list(installed)}. ` +
+      `the embedded data directory ${dataDir} ${mismatch}. ` +
         `It is left untouched: run the versions that wrote it (package.json), or load the data again into an empty directory`,
     );
   }
+}
+
+/** "was written by X; this install has Y" when the engine builds differ, else null (also for an unstamped directory). */
+export function versionMismatch(written: EngineVersions | null, installed: EngineVersions): string | null {
+  if (!written) return null;
+  const differing = (Object.keys(installed) as (keyof EngineVersions)[]).filter((k) => written[k] !== installed[k]);
+  if (differing.length === 0) return null;
+  const list = (v: EngineVersions) => differing.map((k) => `${k} ${v[k]}`).join(', ');
+  return `was written by ${list(written)}; this install has ${list(installed)}`;
 }
 
 function readStamp(dataDir: string): EngineVersions | null {

@@ -36,6 +36,16 @@ async function startService(dir: string): Promise<{ child: ChildProcess; url: st
   throw new Error('the service did not start within 180 s');
 }
 
+/** Runs `work` against a service started on the directory, and stops it (SIGTERM) whatever happens. */
+async function withService<T>(dir: string, work: (url: string) => Promise<T>): Promise<T> {
+  const service = await startService(dir);
+  try {
+    return await work(service.url);
+  } finally {
+    await stopped(service.child, 'SIGTERM');
+  }
+}
+
 function stopped(child: ChildProcess, signal: NodeJS.Signals): Promise<number | null> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
@@ -250,12 +260,7 @@ describe.skipIf(isServer || !hasNycData)('one process per data directory, end to
     expect(await stopped(service.child, 'SIGTERM')).toBe(0);
     expect(existsSync(lockPathOf(dir))).toBe(false);
     expect(await countsOf(dir)).toEqual(before);
-    const again = await startService(dir);
-    try {
-      expect(await answerNames(again.url)).toEqual(beforeAnswer);
-    } finally {
-      await stopped(again.child, 'SIGTERM');
-    }
+    expect(await withService(dir, answerNames)).toEqual(beforeAnswer);
   }, 600_000);
 
   it('(b) `ingest` beside the running service goes through it, and the new places are visible at once', async () => {
@@ -297,13 +302,10 @@ describe.skipIf(isServer || !hasNycData)('one process per data directory, end to
     const service = await startService(dir);
     await stopped(service.child, 'SIGKILL');
     expect(JSON.parse(readFileSync(lockPathOf(dir), 'utf8')).pid).toBe(service.child.pid);
-    const next = await startService(dir);
-    try {
-      expect((await fetch(`${next.url}/readyz`)).status).toBe(200);
-      expect(await answerNames(next.url)).toEqual(beforeAnswer);
-    } finally {
-      await stopped(next.child, 'SIGTERM');
-    }
+    await withService(dir, async (url) => {
+      expect((await fetch(`${url}/readyz`)).status).toBe(200);
+      expect(await answerNames(url)).toEqual(beforeAnswer);
+    });
   }, 600_000);
 
   it('(d) kill -9 during an import leaves the previous data readable and none of the partial import', async () => {
@@ -355,12 +357,7 @@ describe.skipIf(isServer || !hasNycData)('one process per data directory, end to
     expect(forced.status, forced.stderr).toBe(0);
     expect(await countsOf(dir)).toEqual(counts);
 
-    const service2 = await startService(dir);
-    try {
-      expect(await answerNames(service2.url)).toEqual(beforeAnswer);
-    } finally {
-      await stopped(service2.child, 'SIGTERM');
-    }
+    expect(await withService(dir, answerNames)).toEqual(beforeAnswer);
     // Not a snapshot: refused before anything is touched.
     const junk = join(scratch, 'junk.tar.gz');
     writeFileSync(junk, 'not a snapshot');
