@@ -368,4 +368,5 @@ describe.skipIf(isServer || !hasNycData)('one process per data directory, end to
   }, 900_000);
 });
 
-if (!hasNycData && !isServer) console.warn(NO_NYC_DATA);
+if (isServer) console.warn('[data-dir-safety] skipped: embedded mode only (server mode has no data directory of its own)');
+else if (!hasNycData) console.warn(NO_NYC_DATA);
