@@ -19,6 +19,8 @@ export interface WordVectors {
   readonly dimensions: number;
   readonly size: number;
   has(word: string): boolean;
+  /** The word's row: rows follow frequency (most frequent first) for the 100k frequent words. */
+  rank(word: string): number | undefined;
   /** Unit-length vector of a lower-case word, or undefined when the word is not in the table. */
   vector(word: string): Float32Array | undefined;
   /** Cosine of two words, or undefined when either is unknown. */
@@ -66,6 +68,7 @@ export function createWordVectors(words: readonly string[], table: Int8Array): W
     dimensions: DIMENSIONS,
     size: words.length,
     has: (word) => index.has(word),
+    rank: (word) => index.get(word),
     vector,
     similarity(a, b) {
       const ra = index.get(a);

@@ -5,6 +5,7 @@
  * with generated plurals; Chinese phrases as substrings. Spans that belong to references are masked first:
  * "Madison Square Park" must not yield a `park` target, nor "Port Authority Bus Terminal" a bus station.
  */
+import { buildKindVocabulary, guessKind, type KindGuess, type KindVocabulary } from '../lexicon/kind-vectors.js';
 import { poiConcepts, poiConceptById, FOOD_QUALIFIER_IDS, GENERIC_FOOD_HEAD_IDS } from '../lexicon/poi-concepts.js';
 import { presetConceptById, presetVocabulary } from '../lexicon/presets.js';
 import { englishVocabulary, glossChinese } from '../lexicon/zh-gloss.js';
@@ -231,6 +232,14 @@ export function matchTargets(original: string, folded: string, masked: readonly 
     matches = fixed.map((f) => f.match);
     for (const f of fixed) notes.push(`"${original.slice(f.match.start, f.match.end)}" read as "${f.to}" (spelling)`);
   }
+  if (matches.length === 0) {
+    // Still nothing: the need word closest, by word vectors, to a known kind-of-place word, above a threshold.
+    const guess = guessKindByVectors(original, folded, masked);
+    if (guess) {
+      matches = [guess.match];
+      notes.push(`"${guess.need}" read as "${guess.as}" (word vectors, similarity ${guess.similarity.toFixed(2)})`);
+    }
+  }
   let ids: string[] = [];
   for (const m of matches) for (const id of m.ids) if (!ids.includes(id)) ids.push(id);
   if (ids.some((id) => FOOD_QUALIFIER_IDS.has(id)) && ids.some((id) => GENERIC_FOOD_HEAD_IDS.has(id))) {
@@ -292,6 +301,46 @@ export function isTargetPhrase(phrase: string): boolean {
 /** Is this single folded token a one-word kind of place ("pizza", "cafes")? */
 export function isSingleWordTarget(low: string): boolean {
   return getConceptIndex().en.has(low);
+}
+
+let kindVocabulary: KindVocabulary | undefined;
+/** The single words of the hand lexicon and of the preset names, as the vector fallback's vocabulary. */
+function getKindVocabulary(): KindVocabulary {
+  if (!kindVocabulary) {
+    const { concepts, en } = presetVocabulary();
+    const presetNames = new Map<string, string[]>();
+    for (const f of en) if (f.strong) presetNames.set(f.id, [...(presetNames.get(f.id) ?? []), f.form]);
+    kindVocabulary = buildKindVocabulary([
+      ...poiConcepts.map((c) => ({ id: c.id, forms: c.en })),
+      ...concepts.map((c) => ({ id: c.id, forms: presetNames.get(c.id) ?? [] })),
+    ]);
+  }
+  return kindVocabulary;
+}
+
+/**
+ * The words a question may state its need with, outside the references: English words as written, Chinese
+ * dictionary words by their English senses (the first sense of a single character, two of a longer word).
+ */
+function needWords(original: string, folded: string, masked: readonly Span[]): Array<Span & { word: string }> {
+  const out: Array<Span & { word: string }> = [];
+  for (const t of tokenize(folded)) if (!overlapsAny(t, masked) && /^[a-z]+$/.test(t.low)) out.push({ start: t.start, end: t.end, word: t.low });
+  if (/\p{Script=Han}/u.test(original)) {
+    for (const seg of glossSpans(original)) {
+      if (overlapsAny(seg, masked)) continue;
+      const senses = seg.senses.slice(0, seg.end - seg.start > 1 ? 2 : 1);
+      for (const sense of senses) for (const w of sense.toLowerCase().split(/[^a-z]+/)) if (w) out.push({ start: seg.start, end: seg.end, word: w });
+    }
+  }
+  return out;
+}
+
+function guessKindByVectors(original: string, folded: string, masked: readonly Span[]): (KindGuess & { match: PhraseMatch }) | undefined {
+  const words = needWords(original, folded, masked);
+  const guess = guessKind(words.map((w) => w.word), getKindVocabulary());
+  if (!guess) return undefined;
+  const at = words.find((w) => w.word === guess.need)!;
+  return { ...guess, match: { start: at.start, end: at.end, ids: guess.ids, plural: false } };
 }
 
 /** Dictionary words of the Chinese runs of the text, with their positions and English senses. */
