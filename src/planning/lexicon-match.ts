@@ -5,6 +5,7 @@
  * with generated plurals; Chinese phrases as substrings. Spans that belong to references are masked first:
  * "Madison Square Park" must not yield a `park` target, nor "Port Authority Bus Terminal" a bus station.
  */
+import { wordVectors } from '../lexicon/word-vectors.js';
 import { buildKindVocabulary, guessKind, type KindGuess, type KindVocabulary } from '../lexicon/kind-vectors.js';
 import { poiConcepts, poiConceptById, FOOD_QUALIFIER_IDS, GENERIC_FOOD_HEAD_IDS } from '../lexicon/poi-concepts.js';
 import { presetConceptById, presetVocabulary } from '../lexicon/presets.js';
@@ -320,7 +321,7 @@ function getKindVocabulary(): KindVocabulary {
 
 /**
  * The words a question may state its need with, outside the references: English words as written, Chinese
- * dictionary words by their English senses (the first sense of a single character, two of a longer word).
+ * dictionary words by their English senses (the first two: a single character lists rare senses first as often as not).
  */
 function needWords(original: string, folded: string, masked: readonly Span[]): Array<Span & { word: string }> {
   const out: Array<Span & { word: string }> = [];
@@ -328,7 +329,7 @@ function needWords(original: string, folded: string, masked: readonly Span[]): A
   if (/\p{Script=Han}/u.test(original)) {
     for (const seg of glossSpans(original)) {
       if (overlapsAny(seg, masked)) continue;
-      const senses = seg.senses.slice(0, seg.end - seg.start > 1 ? 2 : 1);
+      const senses = seg.senses.slice(0, 2);
       for (const sense of senses) for (const w of sense.toLowerCase().split(/[^a-z]+/)) if (w) out.push({ start: seg.start, end: seg.end, word: w });
     }
   }
@@ -423,6 +424,8 @@ function correctTypos(folded: string, masked: readonly Span[]): Correction[] {
     // A real English word is not a typo; its plural or past form neither.
     const vocabulary = englishVocabulary();
     if (vocabulary.has(t.low) || vocabulary.has(t.low.replace(/(?:es|s|ed|d)$/, ''))) continue;
+    // Nor is a word of the pretrained vectors' frequent-word table ("lozenges" is not a misspelt "lounges").
+    if (wordVectors().has(t.low)) continue;
     for (const ix of indexes) {
       let best: { key: string; d: number; ids: string[] } | undefined;
       let tie = false;
