@@ -3,7 +3,7 @@
  *
  * English phrases are matched on word tokens of the folded text (so "cafés" = "cafe", "fast-food" = "fast food"),
  * with generated plurals; Chinese phrases as substrings. Spans that belong to references are masked first:
- * "Madison Square Park" must not yield a `park` target, nor "Port Authority Bus Terminal" a bus station.
+ * "Tompkins Square Park" must not yield a `park` target, nor "Staten Island Ferry Terminal" a ferry terminal.
  */
 import { wordVectors } from '../lexicon/word-vectors.js';
 import { buildKindVocabulary, guessKind, type KindGuess, type KindVocabulary } from '../lexicon/kind-vectors.js';
@@ -193,7 +193,7 @@ export interface TargetResult {
   tags: TagFilter[];
   categories: string[];
   matches: PhraseMatch[];
-  /** The kind of place was said in the plural ("cafés", "the two closest bars"). */
+  /** The kind of place was said in the plural ("cafés", "the three nearest pubs"). */
   plural: boolean;
   notes: string[];
 }
@@ -256,7 +256,7 @@ export function matchTargets(original: string, folded: string, masked: readonly 
     mergeTags(tags, c.tags);
     for (const cat of c.categories) if (!categories.includes(cat)) categories.push(cat);
   }
-  // Target text: adjacent matches joined by connectors ("bars or pubs") read as one phrase.
+  // Target text: adjacent matches joined by connectors ("bakeries or patisseries") read as one phrase.
   const groups: Span[] = [];
   for (const m of matches) {
     const last = groups[groups.length - 1];
@@ -464,7 +464,7 @@ const CUES: Array<{ id: string; en: string[]; zh: string[] }> = [
   { id: 'outdoor_seating', en: ['outdoor seating', 'outdoor', 'outdoors', 'patio', 'terrace', 'rooftop', 'al fresco', 'outside seating', 'sidewalk seating', 'sit outside', 'garden seating'], zh: ['户外', '露天', '天台', '露台', '室外', '户外座位'] },
   { id: 'wifi', en: ['wifi', 'wi fi', 'free wifi', 'internet', 'laptop', 'laptop friendly', 'power outlets', 'work on my laptop'], zh: ['无线网', 'wifi', '上网', '插座', '能办公'] },
   { id: 'wheelchair', en: ['wheelchair', 'wheelchair accessible', 'accessible', 'step free', 'disabled access'], zh: ['无障碍', '轮椅'] },
-  { id: 'vegan', en: ['vegan', 'vegan options', 'plant based'], zh: ['纯素', '全素'] },
+  { id: 'vegan', en: ['vegan', 'plant based'], zh: ['纯素', '全素'] },
   { id: 'vegetarian', en: ['vegetarian', 'veggie', 'meatless', 'vegetarian options'], zh: ['素食', '素菜'] },
   { id: 'halal', en: ['halal'], zh: ['清真'] },
   { id: 'kosher', en: ['kosher'], zh: ['犹太洁食'] },
@@ -479,7 +479,7 @@ const CUES: Array<{ id: string; en: string[]; zh: string[] }> = [
   { id: 'breakfast', en: ['breakfast'], zh: ['早餐', '早饭'] },
   { id: 'brunch', en: ['brunch'], zh: ['早午餐'] },
   { id: 'lunch', en: ['lunch'], zh: ['午餐', '午饭'] },
-  { id: 'dinner', en: ['dinner', 'supper', 'steak dinner'], zh: ['晚餐', '晚饭'] },
+  { id: 'dinner', en: ['dinner', 'supper'], zh: ['晚餐', '晚饭'] },
   { id: 'group', en: ['large group', 'big group', 'group', 'groups', 'party of'], zh: ['聚餐', '多人', '聚会'] },
   { id: 'new', en: ['new', 'newly opened', 'just opened', 'newest'], zh: ['新开', '新开的'] },
   { id: 'free', en: ['free', 'free entry', 'free admission', 'no cover'], zh: ['免费'] },

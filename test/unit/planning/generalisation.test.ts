@@ -93,7 +93,7 @@ describe('a direction character inside a transliterated name is part of the name
 
 describe('Chinese words around a place name', () => {
   it.each([
-    ['林肯中心这一块有哪些书店', '林肯中心'],
+    ['林肯中心这块有哪些书店', '林肯中心'],
     ['中央公园那片的咖啡馆', '中央公园'],
   ])('%s: the place is %s', (q, place) => {
     expect(refs(q)).toEqual([place]);
