@@ -5,8 +5,8 @@
  * threshold stands for the need ("medicine" -> pharmacy); below it nothing is assumed and the dense semantic
  * score alone ranks (a wrong kind of place would filter out every right answer).
  *
- * The threshold was chosen on the tuning half of the project's own check set (docs/evaluation.md): the
- * lowest value at which no question of that half gained a wrong kind of place.
+ * The threshold was chosen on the tuning half of the project's own check set (eval/sets/README.md): above the
+ * best-scoring wrong approximate reading of that half.
  */
 import { wordVectors, type WordVectors } from './word-vectors.js';
 
