@@ -3,6 +3,7 @@ import type { Db } from '../db/database.ts';
 import type { LonLat, Reference, SpatialPlan } from '../planning/plan.ts';
 import { poiConceptById } from '../lexicon/poi-concepts.ts';
 import { referenceHeadConcept } from '../planning/lexicon-match.ts';
+import { AREA_LAST, LANDMARK_LAST, STREET_LAST } from '../planning/references.ts';
 import { buildNameIndex, glossCandidates, type NameIndex } from './gloss-match.ts';
 import { expandStreetName, normalizeName } from './names.ts';
 
@@ -273,6 +274,13 @@ function trigramSimilarity(a: string, b: string): number {
 const isPolygon = (r: GazetteerRow) => r.gtype === 'POLYGON' || r.gtype === 'MULTIPOLYGON';
 const isLine = (r: GazetteerRow) => r.gtype === 'LINESTRING' || r.gtype === 'MULTILINESTRING';
 
+const KIND_WORDS: ReadonlySet<string> = new Set([...STREET_LAST, ...AREA_LAST, ...LANDMARK_LAST]);
+
+/** Only words for kinds of place ("the station", "the park"): no name to prefer a notable bearer of. */
+function isGenericPhrase(text: string): boolean {
+  return normalizeName(text).split(' ').every((w) => KIND_WORDS.has(w));
+}
+
 /** nameScore of a name that contains the wanted words (or is contained in them). */
 const CONTAINED_SCORE = 0.6;
 /** How much more notable than every other candidate a place must be to be taken without asking. */
@@ -371,7 +379,7 @@ async function resolveNamed(
   if (best < 1 && distinctNames.size > 1) {
     // Several names contain the words and none is exact: a notable place among them is what people mean
     // ("Port Authority": the bus terminal, not the deli named after it); else ask rather than guess.
-    const notable = notableReading(scored.filter((s) => s.score >= CONTAINED_SCORE));
+    const notable = isGenericPhrase(text) ? undefined : notableReading(scored.filter((s) => s.score >= CONTAINED_SCORE));
     if (!notable) return { ok: false, clarification: clarify(ref.text, top) };
     top = scored.filter((s) => normalizeName(s.row.name) === normalizeName(notable.name)).map((s) => s.row);
   }

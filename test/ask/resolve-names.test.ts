@@ -31,6 +31,7 @@ const PLACES: PlaceFeature[] = [
   place('n1', 'Lettertown', 'neighbourhood', { place: 'neighbourhood' }, block(2.345, 48.855)),
   place('a1', 'Ashgrove Hall', 'theatre', { amenity: 'theatre', wikidata: 'Q900004' }, block(2.33, 48.85)),
   place('a2', 'Ashgrove Tower', 'attraction', { tourism: 'attraction', wikidata: 'Q900005' }, block(2.37, 48.85)),
+  place('h1', 'Riverside Concert Hall', 'music_venue', { amenity: 'music_venue' }, point(2.38, 48.84)),
 ];
 
 async function* features(list: PlaceFeature[]) {
@@ -65,6 +66,11 @@ describe(`reference names as people say them (${testMode} mode)`, () => {
 
   it('reads a compound clipped to its initial', async () => {
     expect(await resolvedName('bars in L-town?')).toBe('Lettertown');
+  });
+
+  it('does not pick a notable place for a phrase that is only a kind of place ("the hall")', async () => {
+    const result = await resolveReferences(database.db, planOffline('Which cafés are within 200 m of the hall?'));
+    expect(result.ok).toBe(false);
   });
 
   it('still asks when two notable names read equally well', async () => {
