@@ -56,7 +56,9 @@ function compileNode(filter: Filter): Sql {
       return sql`(${operand(filter.left)} ${sql.raw(OPERATORS[filter.op])} ${operand(filter.right)})`;
     }
     case 'like':
-      // CQL2 and PostgreSQL agree: % any run, _ one character, backslash escapes.
+      // CQL2 and PostgreSQL agree: % any run, _ one character, backslash escapes. PostgreSQL refuses a
+      // pattern ending in a lone escape with an error: refused here as a 400.
+      if (/(^|[^\\])(\\\\)*\\$/.test(filter.pattern)) throw new FilterError('a LIKE pattern cannot end with an unescaped backslash', filter.property.at);
       return sql`(${column(filter.property)} LIKE ${filter.pattern})`;
     case 'between':
       return sql`(${column(filter.property)} BETWEEN ${stringValue(filter.low)} AND ${stringValue(filter.high)})`;
@@ -84,7 +86,8 @@ function geometryValue(g: GeometryLiteral): Sql {
     return sql`ST_MakeEnvelope(${minLon}, ${minLat}, ${maxLon}, ${maxLat}, 4326)`;
   }
   checkGeometry(g.geojson, g.at, 0);
-  return sql`ST_SetSRID(ST_GeomFromGeoJSON(${JSON.stringify(g.geojson)}), 4326)`;
+  // ST_MakeValid: a self-crossing polygon (a bow tie) would make GEOS fail the whole query.
+  return sql`ST_MakeValid(ST_SetSRID(ST_GeomFromGeoJSON(${JSON.stringify(g.geojson)}), 4326))`;
 }
 
 /** The shapes PostGIS would refuse with an error: refused here as a 400 instead. */

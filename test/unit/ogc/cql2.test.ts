@@ -1,4 +1,5 @@
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/db/schema.ts';
 import { ApiError } from '../../../src/http/problem.ts';
@@ -140,6 +141,43 @@ describe('CQL2 JSON parser', () => {
     expect(positionOf(() => parseCql2Json('{"op":"=","args":[{"property":"name"}]}'))).toBe('/args');
     expect(positionOf(() => parseCql2Json('{"op":"in","args":[{"property":"name"},[{"a":1}]]}'))).toBe('/args/1/0');
     expect(positionOf(() => parseCql2Json('{"op": "=", '))).toBeTypeOf('number');
+  });
+});
+
+describe('CQL2 parsers on arbitrary input', () => {
+  /** Parses and compiles, or fails with a FilterError: never another exception. */
+  const onlyFilterErrors = (read: () => Filter) => {
+    try {
+      compiled(read());
+    } catch (error) {
+      if (!(error instanceof FilterError)) throw error;
+    }
+  };
+  const words = fc.constantFrom('name', 'category', 'tags.x', '"tags.a b"', 'geometry', "'v'", "'it''s'", '1', '-2.5', 'TRUE', 'AND', 'OR', 'NOT', 'LIKE', 'IN', 'IS', 'NULL', 'BETWEEN', '=', '<>', '<=', '(', ')', ',', 'S_INTERSECTS', 'BBOX', 'POINT', 'POLYGON', '\\', '"');
+
+  it('text: random strings and random token soups only ever fail with a FilterError', () => {
+    fc.assert(fc.property(fc.string({ maxLength: 200 }), (text) => onlyFilterErrors(() => parseCql2Text(text))), { numRuns: 2000 });
+    fc.assert(fc.property(fc.array(words, { maxLength: 30 }), (tokens) => onlyFilterErrors(() => parseCql2Text(tokens.join(' ')))), { numRuns: 3000 });
+  });
+
+  it('JSON: random JSON documents only ever fail with a FilterError', () => {
+    fc.assert(fc.property(fc.json({ maxDepth: 6 }), (text) => onlyFilterErrors(() => parseCql2Json(text))), { numRuns: 2000 });
+    const node = fc.letrec((tie) => ({
+      expr: fc.oneof(
+        { depthSize: 'small', maxDepth: 5 },
+        fc.boolean(),
+        fc.record({ op: fc.constantFrom('and', 'or', 'not', '=', 'like', 'in', 'between', 'isNull', 's_intersects', 'x'), args: fc.array(tie('arg'), { maxLength: 4 }) }),
+      ),
+      arg: fc.oneof(
+        { depthSize: 'small', maxDepth: 5 },
+        fc.record({ property: fc.constantFrom('name', 'tags.k', 'geometry', 'nope') }),
+        fc.string(),
+        fc.integer(),
+        fc.constant({ bbox: [0, 0, 1, 1] }),
+        tie('expr'),
+      ),
+    }));
+    fc.assert(fc.property(node.expr, (doc) => onlyFilterErrors(() => parseCql2Json(JSON.stringify(doc)))), { numRuns: 2000 });
   });
 });
 
