@@ -20,7 +20,7 @@ const READ_ROUTES: { name: string; send: (url: string) => Promise<Response> }[] 
   { name: 'GET /collections/osm', send: (url) => fetch(`${url}/collections/osm`) },
   { name: 'GET /collections/osm/queryables', send: (url) => fetch(`${url}/collections/osm/queryables`) },
   { name: 'GET /collections/osm/items?filter=', send: (url) => fetch(`${url}/collections/osm/items?filter=${encodeURIComponent("category = 'cafe'")}`) },
-  { name: 'GET /collections/places/tiles/…', send: (url) => fetch(`${url}/collections/places/tiles/WebMercatorQuad/14/4824/6157`) },
+  { name: 'GET /collections/places/tiles/…', send: (url) => fetch(`${url}/collections/places/tiles/WebMercatorQuad/16/19299/24631`) },
   { name: 'GET /v1/places/{id}', send: (url) => fetch(`${url}/v1/places/1`) },
   { name: 'POST /v1/tools/search', send: (url) => postJson(`${url}/v1/tools/search`, { query: 'compute NDVI from Sentinel-2 L2A' }) },
   { name: 'POST /v1/workflows/plan', send: (url) => postJson(`${url}/v1/workflows/plan`, { query: 'detect new buildings between two Sentinel-2 images' }) },
