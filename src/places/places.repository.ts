@@ -124,12 +124,6 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-export async function listSources(db: Db): Promise<{ source: string; count: number }[]> {
-  const { rows } = await sql<{ source: string; count: number }>`
-    SELECT source, count(*)::int AS count FROM places GROUP BY source ORDER BY source`.execute(db);
-  return rows;
-}
-
 export async function sourceExists(db: Db, source: string): Promise<boolean> {
   const row = await db.selectFrom('places').select('id').where('source', '=', source).limit(1).executeTakeFirst();
   return row !== undefined;

@@ -64,11 +64,16 @@ describe.skipIf(!hasNycData)(`OGC API - Features, CQL2 and tiles over HTTP on th
   it('serves the service description as OpenAPI 3.0 with the OpenAPI media type where asked', async () => {
     const res = await get('/api', { accept: 'application/vnd.oai.openapi+json;version=3.0, application/json' });
     expect(res.headers.get('content-type')).toBe('application/vnd.oai.openapi+json;version=3.0');
-    const doc = (await res.json()) as { openapi: string; paths: Record<string, { get?: { parameters?: { name: string; schema?: { enum?: string[] } }[] } }> };
+    const doc = (await res.json()) as {
+      openapi: string;
+      paths: Record<string, { get?: { parameters?: { name: string; schema?: { enum?: string[]; default?: number; maximum?: number } }[] } }>;
+    };
     expect(doc.openapi).toMatch(/^3\.0\./);
     const params = doc.paths['/collections/{collectionId}/items']!.get!.parameters!;
     expect(params.map((p) => p.name)).toEqual(expect.arrayContaining(['bbox', 'limit', 'datetime', 'filter', 'filter-lang']));
     expect(params.find((p) => p.name === 'filter-lang')!.schema!.enum).toEqual(['cql2-text', 'cql2-json', 'cql-text']);
+    // Clients (QGIS) size their pages from the stated default and maximum.
+    expect(params.find((p) => p.name === 'limit')!.schema).toMatchObject({ default: 100, maximum: 1000 });
     expect((await get('/api')).headers.get('content-type')).toContain('application/json');
   });
 
