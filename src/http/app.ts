@@ -7,6 +7,7 @@ import type { Db, DatabaseMode } from '../db/database.ts';
 import { readTrace, type ReplicaSet } from '../db/replicas.ts';
 import type { Embedder } from '../embedding/embedder.ts';
 import { placesRoutes } from '../places/places.routes.ts';
+import { ogcRoutes, OPENAPI_30_TYPE } from '../ogc/ogc.routes.ts';
 import { askRoutes } from '../ask/ask.routes.ts';
 import type { LlmPlanner } from '../planning/llm-planner.ts';
 import { toolsRoutes } from '../tools/tools.routes.ts';
@@ -87,6 +88,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // Question answering as the SELECT-only role; with DATABASE_READ_URLS both on the replicas.
   const askDb = deps.readDb ?? deps.db;
   const readDb = deps.replicaReads ?? askDb;
+  // Before the explorer: `/` answers JSON to OGC API clients that ask for it, and the page to browsers.
+  app.route('/', ogcRoutes(readDb, deps.mode));
   app.route('/', placesRoutes(deps.db, deps.embedder, readDb));
   app.route('/', askRoutes({ ...deps, db: askDb }));
   app.route('/', toolsRoutes(deps.db, deps.embedder, readDb));
@@ -95,14 +98,19 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/', webRoutes({ db: readDb }));
   app.route('/', operationsRoutes(deps.db, deps.embedder, deps.dumpDataDir));
 
-  app.doc31('/openapi.json', {
-    openapi: '3.1.0',
-    info: {
-      title: 'Spatial-RAG',
-      version: '0.1.0',
-      description:
-        'Natural-language geographic questions over PostGIS + pgvector, with Earth-observation tool recommendations.',
-    },
+  const info = {
+    title: 'Spatial-RAG',
+    version: '0.1.0',
+    description: 'Natural-language geographic questions over PostGIS + pgvector, with Earth-observation tool recommendations.',
+  };
+  app.doc31('/openapi.json', { openapi: '3.1.0', info });
+  // OGC API's service description: the same routes as an OpenAPI 3.0 document (the OAS 3.0 conformance
+  // class; GDAL and QGIS read it), typed as OpenAPI where the client asks for that.
+  let openApi30: string | undefined;
+  app.get('/api', (c) => {
+    openApi30 ??= JSON.stringify(app.getOpenAPIDocument({ openapi: '3.0.3', info }));
+    const type = /application\/vnd\.oai\.openapi\+json/i.test(c.req.header('accept') ?? '') ? OPENAPI_30_TYPE : 'application/json';
+    return c.body(openApi30, 200, { 'content-type': type });
   });
   app.get('/docs', (c) => c.html(docsPage));
 
