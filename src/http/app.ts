@@ -12,6 +12,7 @@ import type { LlmPlanner } from '../planning/llm-planner.ts';
 import { toolsRoutes } from '../tools/tools.routes.ts';
 import { webRoutes } from '../web/web.routes.ts';
 import { memoryRoutes } from '../memory/memory.routes.ts';
+import { mcpRoutes } from '../mcp/mcp.routes.ts';
 import type { SopWriter } from '../memory/sop-writer.ts';
 import type { Logger } from '../log.ts';
 import { docsPage } from './docs-page.ts';
@@ -94,6 +95,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/', memoryRoutes(deps.db, deps.sopWriter ? { sopWriter: deps.sopWriter } : {}));
   app.route('/', webRoutes({ db: readDb }));
   app.route('/', operationsRoutes(deps.db, deps.embedder, deps.dumpDataDir));
+  // MCP for agents: each tool call is a request to the routes above, through this app (src/mcp/server.ts).
+  app.route('/', mcpRoutes((request, env) => app.fetch(request, env as never)));
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

@@ -64,7 +64,7 @@ const collectionsRoute = createRoute({
   responses: { 200: { description: 'collections', content: { 'application/json': { schema: z.any() } } } },
 });
 
-const itemsRoute = createRoute({
+export const itemsRoute = createRoute({
   method: 'get',
   path: '/collections/{collectionId}/items',
   tags: ['places'],
@@ -86,7 +86,7 @@ const itemRoute = createRoute({
   responses: { 200: { description: 'GeoJSON Feature', content: { 'application/geo+json': { schema: feature } } } },
 });
 
-const placeRoute = createRoute({
+export const placeRoute = createRoute({
   method: 'get',
   path: '/v1/places/{id}',
   tags: ['places'],
