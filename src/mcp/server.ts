@@ -27,6 +27,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { askBody, askResponse } from '../ask/ask.routes.ts';
 import type { FieldError, ProblemBody } from '../http/problem.ts';
+import { checkJsonValue } from '../http/security.ts';
 import { routes as memoryRoutes } from '../memory/memory.routes.ts';
 import { itemsRoute, placeRoute } from '../places/places.routes.ts';
 import { routes as toolRoutes } from '../tools/tools.routes.ts';
@@ -219,6 +220,10 @@ const problemResult = (problem: unknown): CallToolResult => ({ isError: true, co
 async function callTool(dispatch: Dispatch, name: string, args: Args, signal: AbortSignal): Promise<CallToolResult> {
   const tool = TOOLS.find((t) => t.name === name);
   if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool '${name}'; tools/list names them`);
+  // Nesting beyond what any route accepts is refused before it is serialised again (NUL characters are left
+  // to the route, which names the field in its own words).
+  const tooDeep = checkJsonValue(args, { nul: false });
+  if (tooDeep) return problemResult(badArguments([{ ...tooDeep, in: 'arguments' }]));
   const request = tool.request(args);
   if (Array.isArray(request)) return problemResult(badArguments(request));
   let response: Response;
