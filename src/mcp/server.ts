@@ -62,7 +62,7 @@ interface ToolSpec {
   /** The route request for these arguments, or the field errors that make a request impossible. */
   request(args: Args): RouteRequest | FieldError[];
   /** A few lines for the agent; the whole route response is the structured content. */
-  summary(body: never): string;
+  summary: (body: never) => string;
   /** Changes stored data (record_run): the route's access control applies. */
   writes?: boolean;
 }
@@ -71,6 +71,13 @@ const jsonOf = <T extends z.ZodType>(content: { 'application/json': { schema: T 
   if (!content) throw new Error('route without a JSON body schema');
   return content['application/json'].schema;
 };
+
+/** A POST route with a JSON body: the arguments are the body. */
+const postRoute = (path: string, input: z.ZodType, output: z.ZodType) => ({
+  input,
+  output,
+  request: (args: Args): RouteRequest => ({ method: 'POST', path, body: args }),
+});
 
 const searchPlacesInput = itemsRoute.request.query.extend({
   collectionId: z.string().max(200).default('places').describe("'places' (all) or one data source, as listed by the collections resource"),
@@ -84,10 +91,8 @@ const TOOLS: ToolSpec[] = [
       'Answers a natural-language geographic question (English or Chinese) over the places in the database: ' +
       'the plan, the spatial SQL, the candidates with their scores (sparse, denseSpatial, semantic, hybrid) and ' +
       'Pareto membership, and the EO tools that fit the question. Same as POST /v1/ask.',
-    input: askBody,
-    output: askResponse,
-    request: (args) => ({ method: 'POST', path: '/v1/ask', body: args }),
-    summary: askSummary as (body: never) => string,
+    ...postRoute('/v1/ask', askBody, askResponse),
+    summary: askSummary,
   },
   {
     name: 'search_eo_tools',
@@ -96,10 +101,8 @@ const TOOLS: ToolSpec[] = [
       'Ranks the Earth-observation processing tools for a request (similarity and complementarity with the ' +
       'request context), with explanations, missing prerequisites and a workflow for multi-step requests. ' +
       'Same as POST /v1/tools/search.',
-    input: jsonOf(toolRoutes.search.request.body.content),
-    output: toolRoutes.search.responses[200].content['application/json'].schema,
-    request: (args) => ({ method: 'POST', path: '/v1/tools/search', body: args }),
-    summary: toolSearchSummary as (body: never) => string,
+    ...postRoute(toolRoutes.search.path, jsonOf(toolRoutes.search.request.body.content), toolRoutes.search.responses[200].content['application/json'].schema),
+    summary: toolSearchSummary,
   },
   {
     name: 'plan_workflow',
@@ -107,10 +110,8 @@ const TOOLS: ToolSpec[] = [
     description:
       'An ordered, checked chain of EO tools for a (multi-step) request, or a check of a chain given in steps. ' +
       'Same as POST /v1/workflows/plan.',
-    input: jsonOf(toolRoutes.plan.request.body.content),
-    output: toolRoutes.plan.responses[200].content['application/json'].schema,
-    request: (args) => ({ method: 'POST', path: '/v1/workflows/plan', body: args }),
-    summary: workflowSummary as (body: never) => string,
+    ...postRoute(toolRoutes.plan.path, jsonOf(toolRoutes.plan.request.body.content), toolRoutes.plan.responses[200].content['application/json'].schema),
+    summary: workflowSummary,
   },
   {
     name: 'get_place',
@@ -123,7 +124,7 @@ const TOOLS: ToolSpec[] = [
       if (bad.length) return bad;
       return { method: 'GET', path: `/v1/places/${encodeURIComponent(String(args.id ?? ''))}` };
     },
-    summary: placeSummary as (body: never) => string,
+    summary: placeSummary,
   },
   {
     name: 'search_places',
@@ -144,7 +145,7 @@ const TOOLS: ToolSpec[] = [
       const search = params.size ? `?${params}` : '';
       return { method: 'GET', path: `/collections/${encodeURIComponent(String(collectionId))}/items${search}` };
     },
-    summary: placesSummary as (body: never) => string,
+    summary: placesSummary,
   },
   {
     name: 'record_run',
@@ -153,10 +154,8 @@ const TOOLS: ToolSpec[] = [
       'Reports a finished EO run (the request, the ordered tool steps with their outcomes, the overall outcome) ' +
       'to the workflow memory; it passes the safety gate before it influences rankings. A write: needs the ' +
       'API key when the service has one. Same as POST /v1/runs.',
-    input: jsonOf(memoryRoutes.record.request.body.content),
-    output: memoryRoutes.record.responses[201].content['application/json'].schema,
-    request: (args) => ({ method: 'POST', path: '/v1/runs', body: args }),
-    summary: runSummary as (body: never) => string,
+    ...postRoute(memoryRoutes.record.path, jsonOf(memoryRoutes.record.request.body.content), memoryRoutes.record.responses[201].content['application/json'].schema),
+    summary: runSummary,
     writes: true,
   },
 ];
