@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { benchAsk } from './ask.ts';
 import { benchIngest } from './ingest.ts';
 import { benchLoad } from './load.ts';
+import { benchMcp } from './mcp.ts';
 import { benchScale } from './scale.ts';
 import { benchSoak } from './soak.ts';
 import { benchStartup } from './startup.ts';
@@ -17,6 +18,8 @@ const benches: Record<string, () => Promise<unknown>> = {
   ask: benchAsk,
   ingest: benchIngest,
   tools: () => benchToolSearch(),
+  // Not in the default run either: it spawns `npm run mcp` and asks every question three ways.
+  mcp: () => benchMcp(),
   // Not in the default run: they take minutes (SOAK_SECONDS, LOAD_SECONDS per step, SCALE_SIZES).
   soak: benchSoak,
   load: benchLoad,

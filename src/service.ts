@@ -34,10 +34,12 @@ export interface Service {
 export interface StartOptions {
   /** Extra routes, mounted before the server starts (tests use it). */
   configureApp?: (app: OpenAPIHono<AppEnv>) => void;
+  /** The logger; default: LOG_LEVEL on stdout. */
+  log?: Logger;
 }
 
 export async function startService(config: Config, options: StartOptions = {}): Promise<Service> {
-  const log = createLogger(config.LOG_LEVEL);
+  const log = options.log ?? createLogger(config.LOG_LEVEL);
   const started = performance.now();
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,

@@ -13,7 +13,7 @@ const ANSWER_TOOLS = 3;
 
 export const MAX_QUESTION_CHARS = 1000;
 
-const askBody = z
+export const askBody = z
   .strictObject({
     question: z
       .string()
@@ -40,7 +40,7 @@ const candidate = z
   })
   .openapi('AskCandidate');
 
-const askResponse = z
+export const askResponse = z
   .object({
     answer: z.string(),
     candidates: z.array(candidate),

@@ -13,6 +13,7 @@ import type { LlmPlanner } from '../planning/llm-planner.ts';
 import { toolsRoutes } from '../tools/tools.routes.ts';
 import { webRoutes } from '../web/web.routes.ts';
 import { memoryRoutes } from '../memory/memory.routes.ts';
+import { MCP_PATH, mcpRoutes } from '../mcp/mcp.routes.ts';
 import type { SopWriter } from '../memory/sop-writer.ts';
 import type { Logger } from '../log.ts';
 import { docsPage } from './docs-page.ts';
@@ -20,7 +21,7 @@ import { operationsRoutes } from './operations.routes.ts';
 import { healthRoutes, type Lifecycle } from './health.routes.ts';
 import { createRouter, type AppEnv } from './openapi-app.ts';
 import { ApiError, problem } from './problem.ts';
-import { dependencyFailure, installSecurity, isBoundedReadRoute, type SecurityOptions } from './security.ts';
+import { dependencyFailure, installSecurity, isBoundedReadRoute, normalisePath, type SecurityOptions } from './security.ts';
 
 const STATUS_TITLES: Record<number, string> = {
   400: 'Bad Request',
@@ -97,6 +98,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/', memoryRoutes(deps.db, deps.sopWriter ? { sopWriter: deps.sopWriter } : {}));
   app.route('/', webRoutes({ db: readDb }));
   app.route('/', operationsRoutes(deps.db, deps.embedder, deps.dumpDataDir));
+  // MCP for agents: each tool call is a request to the routes above, through this app (src/mcp/server.ts).
+  app.route('/', mcpRoutes((request, env) => app.fetch(request, env as never)));
 
   const info = {
     title: 'Spatial-RAG',
@@ -143,6 +146,8 @@ function noteWrites(replicas: ReplicaSet, primary: Db, log: Logger): MiddlewareH
     await next();
     const method = c.req.method.toUpperCase();
     if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || isBoundedReadRoute(method, c.req.path)) return;
+    // An MCP request writes only through the route requests it makes, which are noted here themselves.
+    if (normalisePath(c.req.path) === MCP_PATH) return;
     const status = c.res.status;
     if (status >= 400 && status < 500) return;
     try {

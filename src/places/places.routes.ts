@@ -93,7 +93,7 @@ const itemsQuery = z.strictObject({
   f: z.enum(['json', 'geojson']).optional(),
 });
 
-const itemsRoute = createRoute({
+export const itemsRoute = createRoute({
   method: 'get',
   path: '/collections/{collectionId}/items',
   tags: ['places'],
@@ -115,7 +115,7 @@ const itemRoute = createRoute({
   responses: { 200: { description: 'GeoJSON Feature', content: { 'application/geo+json': { schema: feature } } } },
 });
 
-const placeRoute = createRoute({
+export const placeRoute = createRoute({
   method: 'get',
   path: '/v1/places/{id}',
   tags: ['places'],

@@ -180,7 +180,7 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({ descrip
 const problemResponse = (description: string) => ({ description });
 const idParams = z.object({ id: TOOL_ID });
 
-const routes = {
+export const routes = {
   create: createRoute({
     method: 'post',
     path: '/v1/tools',
