@@ -1,20 +1,30 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** The chat request the stub received (what the client sent). */
+export interface ChatRequest {
+  messages: { role: string; content: string }[];
+  [key: string]: unknown;
+}
+
 export type StubReply =
   | { kind: 'content'; content: string }
   | { kind: 'status'; status: number }
-  | { kind: 'hang' };
+  | { kind: 'hang' }
+  /** A reply computed from the request, e.g. an order of the candidate ids it was sent. */
+  | { kind: 'respond'; respond: (request: ChatRequest) => StubReply };
 
 /** A local OpenAI-compatible chat endpoint that answers from a script, one reply per request. */
 export async function startLlmStub(script: StubReply[]) {
-  const requests: unknown[] = [];
+  const requests: ChatRequest[] = [];
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
-      requests.push(JSON.parse(body || '{}'));
-      const reply = script.shift() ?? { kind: 'status', status: 500 };
+      const request = JSON.parse(body || '{}') as ChatRequest;
+      requests.push(request);
+      let reply: StubReply = script.shift() ?? { kind: 'status', status: 500 };
+      while (reply.kind === 'respond') reply = reply.respond(request);
       if (reply.kind === 'hang') return; // never answers: the client's timeout must end it
       if (reply.kind === 'status') {
         res.writeHead(reply.status, { 'content-type': 'application/json' });
