@@ -1,5 +1,6 @@
 import type { Db } from '../db/database.ts';
 import type { Embedder } from '../embedding/embedder.ts';
+import { fromVectorLiteral } from '../embedding/space.ts';
 import { offlineSimilarities, queryEmbedderFor, type Degradation } from '../embedding/query-embedding.ts';
 import type { Logger } from '../log.ts';
 import type { LonLat, SpatialPlan } from '../planning/plan.ts';
@@ -206,7 +207,7 @@ export async function ask(deps: AskDeps, input: AskInput): Promise<AskResult> {
       base.rerank = { by: 'rules', model: reranker.model, fallbackReason: 'fewer than two candidates: nothing to rerank' };
     } else {
       const descriptions = await placeDescriptions(deps.db, ranked.slice(0, RERANK_CANDIDATES).map((c) => c.id));
-      const checked = await rerankWithModel(reranker, rerankInput(input.question, plan, ranked, refs, descriptions), { budget });
+      const checked = await rerankWithModel(reranker, await rerankInput(input.question, plan, ranked, refs, descriptions), { budget });
       if (!checked.ok) {
         base.rerank = { by: 'rules', model: reranker.model, fallbackReason: checked.problem };
       } else if (checked.kind === 'order') {
@@ -261,7 +262,7 @@ function rulesRerank(choice: RerankChoice, reranker: LlmReranker | undefined): R
 /** Query vectors are long: the response shows their start and length, not 384 numbers. */
 function abbreviateParameter(p: unknown): unknown {
   if (typeof p === 'string' && p.startsWith('[') && p.length > 200) {
-    return `${p.slice(0, 40)}… (vector of ${p.split(',').length})`;
+    return `${p.slice(0, 40)}… (vector of ${fromVectorLiteral(p).length})`;
   }
   return p;
 }

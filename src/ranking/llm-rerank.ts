@@ -7,7 +7,6 @@
  * once, candidates satisfying every constraint ahead of near misses, reasons without instructions or URLs);
  * otherwise the rule trade-off stands and the response says why.
  */
-import * as turf from '@turf/turf';
 import { z } from 'zod';
 import { LlmCallError, type CallOptions, type Llm } from '../llm/model.ts';
 import { injectionIn } from '../memory/gate.ts';
@@ -66,6 +65,7 @@ export interface LlmReranker {
 }
 
 export function createLlmReranker(llm: Llm): LlmReranker {
+  void loadTurf(); // loaded while the service starts, not by the first question
   const call = llm.structured('rerank', RerankReplySchema, SYSTEM_PROMPT);
   return { model: llm.model, ask: (input, options) => call(JSON.stringify(input), options) };
 }
@@ -90,8 +90,15 @@ export interface RerankInput {
 
 const COMPASS = ['north', 'north-east', 'east', 'south-east', 'south', 'south-west', 'west', 'north-west'];
 
+type Turf = typeof import('@turf/turf');
+let turfModule: Promise<Turf> | undefined;
+/** Turf takes seconds to import on a loaded 2-core machine: only services with a model need it. */
+function loadTurf(): Promise<Turf> {
+  return (turfModule ??= import('@turf/turf'));
+}
+
 /** Compass direction from a point or an area's centroid to a candidate (lines and routes have none). */
-function direction(ref: ResolvedReference | undefined, c: RankedCandidate): string | undefined {
+function direction(turf: Turf, ref: ResolvedReference | undefined, c: RankedCandidate): string | undefined {
   if (!ref || ref.shape === 'line' || c.distanceM < 1) return undefined;
   const from = turf.centroid(ref.geometry as Parameters<typeof turf.centroid>[0]);
   const to = turf.point([(c.bbox[0] + c.bbox[2]) / 2, (c.bbox[1] + c.bbox[3]) / 2]);
@@ -100,13 +107,14 @@ function direction(ref: ResolvedReference | undefined, c: RankedCandidate): stri
 }
 
 /** What the model sees of the first candidates: facts and scores, descriptions cut to an excerpt. */
-export function rerankInput(
+export async function rerankInput(
   question: string,
   plan: SpatialPlan,
   ranked: RankedCandidate[],
   refs: ResolvedReference[],
   descriptions: ReadonlyMap<number, string>,
-): RerankInput {
+): Promise<RerankInput> {
+  const turf = await loadTurf();
   const first = plan.constraints[0];
   const ref = first && 'ref' in first ? refs.find((r) => r.id === first.ref) : undefined;
   return {
@@ -114,7 +122,7 @@ export function rerankInput(
     preference: plan.preference,
     preferenceWords: plan.semantic.cues,
     candidates: ranked.slice(0, RERANK_CANDIDATES).map((c) => {
-      const towards = direction(ref, c);
+      const towards = direction(turf, ref, c);
       return {
         id: c.id,
         name: c.name,
