@@ -21,6 +21,8 @@ export interface AskInput {
   planner: PlannerChoice;
   /** Who orders the Pareto front: the rule trade-off, or the language model when configured (auto) or asked for. */
   rerank?: RerankChoice;
+  /** A plan given instead of planning the question (the evaluation's oracle plans, built from gold fields). */
+  plan?: SpatialPlan;
   /** Switch parts of the ranking off (evaluation ablations). */
   rankOptions?: RankOptions;
 }
@@ -52,7 +54,8 @@ export interface AskResult {
   answer: string;
   candidates: AskCandidate[];
   plan: SpatialPlan;
-  planner: 'offline' | 'llm';
+  /** `given`: the caller's plan (evaluation only; the HTTP route always plans). */
+  planner: 'offline' | 'llm' | 'given';
   plannerFallback?: string;
   sql: string;
   sqlParameters: unknown[];
@@ -131,14 +134,16 @@ export async function ask(deps: AskDeps, input: AskInput): Promise<AskResult> {
   const rerankChoice = input.rerank ?? 'auto';
   const modelReranks = rerankChoice !== 'rules' && deps.reranker !== undefined;
   // The planner retries a failed call only when the reranking will not need the second one.
-  const planned = await planQuestion(input.question, {
-    near: input.near,
-    choice: input.planner,
-    llm: deps.llm,
-    brands,
-    budget,
-    retries: modelReranks ? 0 : 1,
-  });
+  const planned: { plan: SpatialPlan; planner: AskResult['planner']; fallbackReason?: string } = input.plan
+    ? { plan: input.plan, planner: 'given' }
+    : await planQuestion(input.question, {
+        near: input.near,
+        choice: input.planner,
+        llm: deps.llm,
+        brands,
+        budget,
+        retries: modelReranks ? 0 : 1,
+      });
   const plan = planned.plan;
   clock.lap('plan');
 

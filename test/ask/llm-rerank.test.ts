@@ -33,6 +33,9 @@ interface Body {
   candidates: { id: number; name: string; rankReason?: string }[];
 }
 
+const postAsk = (url: string, body: Record<string, unknown>) =>
+  fetch(`${url}/v1/ask`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
 /** The candidates the reranker was sent (the JSON of its user message). */
 function sentCandidates(request: ChatRequest): RerankInput['candidates'] {
   return (JSON.parse(request.messages.find((m) => m.role === 'user')!.content) as RerankInput).candidates;
@@ -89,11 +92,7 @@ describe.skipIf(!hasNycData)(`LLM trade-off reranking through /v1/ask (${testMod
     stub.script.push({ kind: 'content', content: JSON.stringify(plan) });
     if (rerankReply) stub.script.push(rerankReply);
     const before = stub.requests.length;
-    const res = await fetch(`${service.url}/v1/ask`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ question: QUESTION, k: 10, ...body }),
-    });
+    const res = await postAsk(service.url, { question: QUESTION, k: 10, ...body });
     const text = await res.text();
     expect(res.status, text.slice(0, 300)).toBe(200);
     const sent = stub.requests.slice(before);
@@ -204,11 +203,7 @@ describe.skipIf(!hasNycData)(`LLM trade-off reranking through /v1/ask (${testMod
     stub.script.length = 0;
     stub.script.push({ kind: 'status', status: 500 }, { kind: 'status', status: 500 }, { kind: 'status', status: 500 });
     const before = stub.requests.length;
-    const res = await fetch(`${service.url}/v1/ask`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ question: QUESTION }),
-    });
+    const res = await postAsk(service.url, { question: QUESTION });
     const body = (await res.json()) as Body;
     expect(stub.requests.length - before).toBe(2); // the planner does not retry when the reranker needs the second call
     expect(body.llmCalls).toBe(2);
@@ -226,11 +221,7 @@ describe(`reranking without a configured model (${testMode} mode)`, () => {
   afterAll(async () => service?.stop());
 
   it('says the rules ranked when the model is asked for but not configured', async () => {
-    const res = await fetch(`${service.url}/v1/ask`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ question: 'cafés near 40.75, -73.99', rerank: 'llm' }),
-    });
+    const res = await postAsk(service.url, { question: 'cafés near 40.75, -73.99', rerank: 'llm' });
     expect(res.status).toBe(200);
     const body = (await res.json()) as Body;
     expect(body.llmCalls).toBe(0);
@@ -238,11 +229,7 @@ describe(`reranking without a configured model (${testMode} mode)`, () => {
   });
 
   it('names the field when rerank is not one of auto, rules, llm', async () => {
-    const res = await fetch(`${service.url}/v1/ask`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ question: 'cafés near Times Square', rerank: 'magic' }),
-    });
+    const res = await postAsk(service.url, { question: 'cafés near Times Square', rerank: 'magic' });
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toContain('application/problem+json');
     expect(JSON.stringify(await res.json())).toContain('rerank');
