@@ -204,27 +204,15 @@ export async function ask(deps: AskDeps, input: AskInput): Promise<AskResult> {
   const rankWith = (tradeOff: TradeOff) => dropDuplicates(rankCandidates(plan, retrieval.candidates, tradeOff, input.rankOptions));
   let ranked = rankWith(base.tradeOff);
   clock.lap('rank');
-  let reasons = new Map<number, string>();
+  let reasons: ReadonlyMap<number, string> = new Map();
   let tradeOffReason: string | undefined;
   if (modelReranks) {
-    const reranker = deps.reranker!;
-    if (ranked.length < 2) {
-      base.rerank = { by: 'rules', model: reranker.model, fallbackReason: 'fewer than two candidates: nothing to rerank' };
-    } else {
-      const descriptions = await placeDescriptions(deps.db, ranked.slice(0, RERANK_CANDIDATES).map((c) => c.id));
-      const checked = await rerankWithModel(reranker, await rerankInput(input.question, plan, ranked, refs, descriptions), { budget });
-      if (!checked.ok) {
-        base.rerank = { by: 'rules', model: reranker.model, fallbackReason: checked.problem };
-      } else if (checked.kind === 'order') {
-        ranked = applyOrder(ranked, checked.order);
-        reasons = checked.reasons;
-        base.rerank = { by: 'llm', model: reranker.model };
-      } else {
-        base.tradeOff = checked.tradeOff;
-        tradeOffReason = checked.tradeOff.reason;
-        ranked = rankWith(checked.tradeOff);
-        base.rerank = { by: 'llm', model: reranker.model };
-      }
+    const reranked = await rerankFront(deps.db, deps.reranker!, { question: input.question, plan, ranked, refs, budget, rankWith });
+    ({ ranked, reasons } = reranked);
+    base.rerank = reranked.info;
+    if (reranked.tradeOff) {
+      base.tradeOff = reranked.tradeOff;
+      tradeOffReason = reranked.tradeOff.reason;
     }
     clock.lap('rerank');
   }
@@ -256,6 +244,39 @@ export async function ask(deps: AskDeps, input: AskInput): Promise<AskResult> {
     ...(degraded.length ? { degraded } : {}),
     timingsMs: clock.done(),
   };
+}
+
+interface Reranked {
+  ranked: RankedCandidate[];
+  info: RerankInfo;
+  /** The model's reason per candidate id (an order), empty otherwise. */
+  reasons: ReadonlyMap<number, string>;
+  /** The model's weights (the ranking was redone with them). */
+  tradeOff?: TradeOff;
+}
+
+/** The model's ranking of the first candidates when its reply passes the checks, else the rule order and why. */
+async function rerankFront(
+  db: Db,
+  reranker: LlmReranker,
+  args: {
+    question: string;
+    plan: SpatialPlan;
+    ranked: RankedCandidate[];
+    refs: ResolvedReference[];
+    budget: CallBudget;
+    rankWith: (tradeOff: TradeOff) => RankedCandidate[];
+  },
+): Promise<Reranked> {
+  const rules = (fallbackReason: string): Reranked => ({ ranked: args.ranked, reasons: new Map(), info: { by: 'rules', model: reranker.model, fallbackReason } });
+  if (args.ranked.length < 2) return rules('fewer than two candidates: nothing to rerank');
+  const descriptions = await placeDescriptions(db, args.ranked.slice(0, RERANK_CANDIDATES).map((c) => c.id));
+  const input = await rerankInput(args.question, args.plan, args.ranked, args.refs, descriptions);
+  const checked = await rerankWithModel(reranker, input, { budget: args.budget });
+  if (!checked.ok) return rules(checked.problem);
+  const info: RerankInfo = { by: 'llm', model: reranker.model };
+  if (checked.kind === 'order') return { ranked: applyOrder(args.ranked, checked.order), reasons: checked.reasons, info };
+  return { ranked: args.rankWith(checked.tradeOff), reasons: new Map(), info, tradeOff: checked.tradeOff };
 }
 
 /** Who ranks before any model call: the rules, saying why when the model was asked for but is not configured. */
