@@ -151,6 +151,8 @@ function transportFailure(error: unknown, timeoutMs: number): LlmCallError {
 /** Why LangChain's parser refused a reply: not JSON at all, or JSON that does not fit the schema (where). */
 function replyFailure(content: unknown, schema: z.ZodType): LlmCallError {
   const text = typeof content === 'string' ? content : JSON.stringify(content ?? '');
+  // LangChain drops the OpenAI `refusal` field: a refusal arrives as an empty content.
+  if (text.trim() === '') return new LlmCallError('not-json', 'the language model did not reply with JSON (an empty reply or a refusal)');
   let json: unknown;
   try {
     json = JSON.parse(text.trim().replace(/^```(?:json)?\s*|\s*```$/g, ''));

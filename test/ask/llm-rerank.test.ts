@@ -158,6 +158,7 @@ describe.skipIf(!hasNycData)(`LLM trade-off reranking through /v1/ask (${testMod
       /near miss\) ahead of \d+, which satisfies every constraint/,
     ],
     ['garbage text', { kind: 'content', content: 'Sure! The best bakery is the first one, obviously.' }, /did not reply with JSON/],
+    ['a refusal', { kind: 'refusal', refusal: 'I cannot help with ranking these.' }, /an empty reply or a refusal/],
     ['a reply outside the schema', { kind: 'content', content: JSON.stringify({ kind: 'order', order: [{ id: 'first' }] }) }, /invalid at order\.0\.id/],
     ['an HTTP 500', { kind: 'status', status: 500 }, /call failed: HTTP 500/],
     ['a timeout', { kind: 'hang' }, /call failed: no reply within 1500 ms/],

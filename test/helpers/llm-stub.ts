@@ -11,6 +11,8 @@ export type StubReply =
   | { kind: 'content'; content: string }
   | { kind: 'status'; status: number }
   | { kind: 'hang' }
+  /** The OpenAI refusal shape: no content, a `refusal` text. */
+  | { kind: 'refusal'; refusal: string }
   /** A reply computed from the request, e.g. an order of the candidate ids it was sent. */
   | { kind: 'respond'; respond: (request: ChatRequest) => StubReply };
 
@@ -31,6 +33,8 @@ export async function startLlmStub(script: StubReply[]) {
         res.end(JSON.stringify({ error: { message: 'scripted failure', type: 'server_error' } }));
         return;
       }
+      const message =
+        reply.kind === 'refusal' ? { role: 'assistant', content: null, refusal: reply.refusal } : { role: 'assistant', content: reply.content };
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(
         JSON.stringify({
@@ -38,7 +42,7 @@ export async function startLlmStub(script: StubReply[]) {
           object: 'chat.completion',
           created: 0,
           model: 'stub',
-          choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: reply.content } }],
+          choices: [{ index: 0, finish_reason: 'stop', message }],
           usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
         }),
       );
