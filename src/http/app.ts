@@ -10,6 +10,7 @@ import { placesRoutes } from '../places/places.routes.ts';
 import { ogcRoutes, OPENAPI_30_TYPE } from '../ogc/ogc.routes.ts';
 import { askRoutes } from '../ask/ask.routes.ts';
 import type { LlmPlanner } from '../planning/llm-planner.ts';
+import type { LlmReranker } from '../ranking/llm-rerank.ts';
 import { toolsRoutes } from '../tools/tools.routes.ts';
 import { webRoutes } from '../web/web.routes.ts';
 import { memoryRoutes } from '../memory/memory.routes.ts';
@@ -39,6 +40,8 @@ export interface AppDeps {
   db: Db;
   embedder: Embedder;
   llm?: LlmPlanner;
+  /** Orders the Pareto front of /v1/ask when an LLM is configured (the rule trade-off otherwise). */
+  reranker?: LlmReranker;
   /** Writes the memory's SOPs when an LLM is configured (templated otherwise). */
   sopWriter?: SopWriter;
   mode: DatabaseMode;

@@ -168,10 +168,12 @@ function renderMeta(response) {
       `${s.tradeOff}: ${s.spatialWeight} ${response.tradeOff.spatialWeight} / ${s.semanticWeight} ${response.tradeOff.semanticWeight}`,
     );
   }
+  // Who ordered the answer: the language model (its reasons are on each candidate) or the rule trade-off.
+  if (response.rerank) parts.push(`${s.rankedBy}: ${response.rerank.by === 'llm' ? s.rankedByModel : s.rankedByRules}${response.rerank.fallbackReason ? ` (${s.fallback})` : ''}`);
   if (typeof response.timingsMs?.total === 'number') parts.push(`${s.total} ${Math.round(response.timingsMs.total)} ms`);
   const meta = $('meta');
   meta.textContent = parts.join(' · ');
-  meta.title = response.tradeOff?.reason ?? '';
+  meta.title = [response.tradeOff?.reason, response.rerank?.fallbackReason].filter(Boolean).join('\n');
 }
 
 function renderClarification(response) {
@@ -287,7 +289,8 @@ function renderDetail(response) {
   detail.innerHTML =
     `<h3>${escapeHtml(s.selected)}: ${state.selected + 1}. ${escapeHtml(c.name)}</h3>` +
     `<p class="muted">${escapeHtml(c.category ?? '')} · ${escapeHtml(formatDistance(c.distanceM))} · ${escapeHtml(c.pareto ? s.onFront : s.offFront)}</p>` +
-    (c.why ? `<p><strong>${escapeHtml(s.why)}:</strong> ${escapeHtml(c.why)}</p>` : '');
+    (c.why ? `<p><strong>${escapeHtml(s.why)}:</strong> ${escapeHtml(c.why)}</p>` : '') +
+    (c.rankReason ? `<p><strong>${escapeHtml(s.rankReason)}:</strong> ${escapeHtml(c.rankReason)}</p>` : '');
 }
 
 function renderScatter(response) {
