@@ -7,7 +7,7 @@ import { poiConceptById } from '../lexicon/poi-concepts.js';
 import type { BrandIndex } from './brands.js';
 import { matchCues, matchTargets, QUALITY_CUES, referenceHeadConcept, type TargetResult } from './lexicon-match.js';
 import type { RefMention, Relation, SpatialParse } from './parse-types.js';
-import { K_MAX, ROUTE_REF, DISTANCE_MAX_M, DISTANCE_MIN_M, type Constraint, type LonLat, type Reference, type ReferenceKind, type SpatialPlan } from './plan.js';
+import { K_MAX, ROUTE_REF, DISTANCE_MAX_M, DISTANCE_MIN_M, type Bearing, type Constraint, type LonLat, type Reference, type ReferenceKind, type SpatialPlan } from './plan.js';
 import { classifyKindEn, classifyKindZh, safeHint, type GazetteerHint } from './references.js';
 import { clamp, foldKey, type Span } from './text.js';
 
@@ -39,7 +39,8 @@ type Draft =
   | { fn: 'along'; slot: Slot | 'route'; bufferM: number }
   | { fn: 'nearest'; slot: Slot | 'route'; k: number }
   | { fn: 'between'; slots: [Slot, Slot]; bufferM: number }
-  | { fn: 'intersects'; slot: Slot };
+  | { fn: 'intersects'; slot: Slot }
+  | { fn: 'direction'; slot: Slot; bearing: Bearing; distanceM: number };
 
 export interface AssembleInput {
   text: string;
@@ -184,6 +185,20 @@ export function assemble(input: AssembleInput): SpatialPlan {
       case 'intersects':
         drafts.push({ fn: 'intersects', slot: slotFor(r.ref) });
         break;
+      case 'direction': {
+        // "north of X": the sector within the distance said, else within X's "near" radius (a street's for a street).
+        const slot = slotFor(r.ref);
+        if (r.distanceNote) notes.push(r.distanceNote);
+        if (r.distanceM !== undefined) {
+          drafts.push({ fn: 'direction', slot, bearing: r.bearing, distanceM: round(r.distanceM) });
+          break;
+        }
+        const { m } = slot.kind === 'street' ? { m: DEFAULTS.nearStreetM } : nearM(slot);
+        const d: Draft = { fn: 'direction', slot, bearing: r.bearing, distanceM: round(m) };
+        drafts.push(d);
+        vagueDraft.set(d, `${r.bearing.replace('_', '-')} of "${slot.mention.text}" -> within ${round(m)} m`);
+        break;
+      }
       case 'nearest':
         break; // resolved once every other anchor is known
     }
@@ -230,7 +245,7 @@ export function assemble(input: AssembleInput): SpatialPlan {
     if (d.note) notes.push(d.note);
     const m = round(d.valueM);
     const vague = [...vagueDraft.keys()].find((x) => drafts.includes(x));
-    if (vague && vague.fn === 'within_distance') {
+    if (vague && (vague.fn === 'within_distance' || vague.fn === 'direction')) {
       vague.distanceM = m;
       vagueDraft.delete(vague);
       continue;
@@ -353,7 +368,11 @@ function relationRefs(r: Relation): RefMention[] {
       return [];
     case 'nearest':
       return r.ref ? [r.ref] : [];
-    default:
+    case 'within_distance':
+    case 'inside':
+    case 'along':
+    case 'intersects':
+    case 'direction':
       return [r.ref];
   }
 }
@@ -396,6 +415,8 @@ function toConstraint(d: Draft): Constraint {
       return { fn: 'between', refs: [ref(d.slots[0]), ref(d.slots[1])], bufferM: d.bufferM };
     case 'intersects':
       return { fn: 'intersects', ref: ref(d.slot) };
+    case 'direction':
+      return { fn: 'direction', ref: ref(d.slot), bearing: d.bearing, distanceM: d.distanceM };
   }
 }
 

@@ -3,7 +3,7 @@
  * their positions, and spatial relations with the values the question states (defaults are applied later, in
  * one place, so that both languages resolve vague words identically).
  */
-import type { LonLat, ReferenceKind } from './plan.js';
+import type { Bearing, LonLat, ReferenceKind } from './plan.js';
 import type { DistanceMention, Span } from './text.js';
 
 export interface RefMention extends Span {
@@ -31,7 +31,8 @@ export type Relation =
   | { fn: 'along_route'; bufferM?: number; spans: Span[] }
   | { fn: 'nearest'; ref?: RefMention; k?: number; spans: Span[] }
   | { fn: 'between'; refs: [RefMention, RefMention]; bufferM?: number; spans: Span[] }
-  | { fn: 'intersects'; ref: RefMention; spans: Span[] };
+  | { fn: 'intersects'; ref: RefMention; spans: Span[] }
+  | { fn: 'direction'; ref: RefMention; bearing: Bearing; distanceM?: number; distanceNote?: string; spans: Span[] };
 
 export interface SpatialParse {
   relations: Relation[];

@@ -78,6 +78,9 @@ const cases: Array<[string, SpatialPlan, ResolvedReference[]]> = [
     [point('r1', -73.99, 40.75), point('r2', -73.97, 40.752), { ...square, id: 'r3' }],
   ],
   ['within_distance-sphere', plan([{ fn: 'within_distance', ref: 'r1', distanceM: 30_000 }], [point('r1', -73.98, 40.75)]), [point('r1', -73.98, 40.75)]],
+  ['direction-point', plan([{ fn: 'direction', ref: 'r1', bearing: 'north_east', distanceM: 300 }], [point('r1', -73.98, 40.75)]), [point('r1', -73.98, 40.75)]],
+  ['direction-area', plan([{ fn: 'direction', ref: 'r1', bearing: 'south', distanceM: 500 }], [square]), [square]],
+  ['direction-sphere', plan([{ fn: 'direction', ref: 'r1', bearing: 'west', distanceM: 30_000 }], [point('r1', -73.98, 40.75)]), [point('r1', -73.98, 40.75)]],
 ];
 
 function compiled(p: SpatialPlan, refs: ResolvedReference[], options: { taggedOnly?: boolean; vectors?: boolean; targetMatches?: number }) {
