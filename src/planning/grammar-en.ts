@@ -449,8 +449,8 @@ export class EnglishGrammar {
       const bearing = enBearing(m.groups?.['b'] ?? '');
       // A distance said right before the direction: "300 m north of X", "within 2 blocks east of X".
       const d = this.dists.find((x) => !x.lowerBound && !this.isClaimed(x.start) && x.end <= m.index && /^\s*(?:away\s+)?$/.test(this.f.slice(x.end, m.index)));
-      const distance = d ? { distanceM: d.valueM, ...(d.note ? { distanceNote: d.note } : {}) } : {};
-      this.addRelation({ fn: 'direction', ref, bearing, ...distance, spans: [{ start: d?.start ?? m.index, end: ref.end }] });
+      const said = d ? { bearing, distanceM: d.valueM } : { bearing };
+      this.addRelation({ fn: 'direction', ref, said, ...(d?.note ? { distanceNote: d.note } : {}), spans: [{ start: d?.start ?? m.index, end: ref.end }] });
     }
   }
 

@@ -238,7 +238,7 @@ export class ChineseGrammar {
       const note = d.note ? { distanceNote: d.note } : {};
       if (c && side) {
         const ref = this.ref(c);
-        this.add({ fn: 'direction', ref, bearing: zhBearing(side[0]), distanceM: d.valueM, ...note, spans: [{ start: anchorPrefix(this.s, c.start), end: d.end }] });
+        this.add({ fn: 'direction', ref, said: { bearing: zhBearing(side[0]), distanceM: d.valueM }, ...note, spans: [{ start: anchorPrefix(this.s, c.start), end: d.end }] });
         continue;
       }
       if (c) {
@@ -267,7 +267,7 @@ export class ChineseGrammar {
       const bare = c.kind === 'user' && !raw.trim();
       const ref = c.kind === 'user' ? { ...this.ref(c), text: this.s.slice(c.start, wordStart + word.length).trim() || word, ...(bare ? { user: 'soft' as const } : {}) } : this.ref(c);
       const spans = [{ start: Math.min(anchorPrefix(this.s, c.start), wordStart), end: wordStart + word.length }];
-      if (side) this.add({ fn: 'direction', ref, bearing: zhBearing(word), spans });
+      if (side) this.add({ fn: 'direction', ref, said: { bearing: zhBearing(word) }, spans });
       else this.add({ fn: 'within_distance', ref, vague, spans });
     }
     for (const m of this.scan(new RegExp(`(?:靠近|临近|挨着|紧邻|紧挨)\\s*(${N}{1,60}?)(?=\\s*(?:的|有|[${PUNCT}]|$))`, 'gu'))) {

@@ -49,6 +49,12 @@ export const direction: SpatialFunctionSpec<'direction'> = {
     },
   },
   searchArea: { kind: 'sector', metres: 'distanceM', sector: { field: 'bearing', degrees: BEARING_DEGREES, halfWidthDeg: SECTOR_HALF_WIDTH_DEG } },
+  // "north of X": within the distance said, else within X's "near" radius.
+  plan: ({ bearing, distanceM }, { ref, nearM, metres }) => {
+    if (!bearing) return undefined;
+    if (distanceM !== undefined) return { fields: { bearing, distanceM: metres(distanceM) } };
+    return { fields: { bearing, distanceM: nearM }, defaulted: `${bearing.replace('_', '-')} of "${ref}" -> within ${nearM} m` };
+  },
 };
 
 /** Words for the bearings, in the order of BEARING_DEGREES (clockwise from north). */

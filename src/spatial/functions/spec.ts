@@ -5,6 +5,7 @@
  * SPATIAL_FUNCTIONS (index.ts); a function without a spec does not compile.
  */
 import type { RawBuilder } from 'kysely';
+import type { ConstraintFields } from '../../planning/parse-types.ts';
 import type { Constraint } from '../../planning/plan.ts';
 
 export type SpatialFunctionName = Constraint['fn'];
@@ -92,4 +93,20 @@ export interface SpatialFunctionSpec<F extends SpatialFunctionName> {
   proximityReach(c: ConstraintOf<F>, cutoff: number | undefined): number;
   labels: SpatialFunctionLabels;
   searchArea: SearchAreaSpec;
+  /**
+   * How the offline planner completes a relation the grammars found (for the functions assemble.ts does not
+   * complete itself): from the fields the question said and the reference's "near" radius, the constraint's
+   * fields, with a note when a default was used (a loose distance of the question then replaces `distanceM`);
+   * undefined: the relation cannot be used.
+   */
+  plan?(said: Partial<ConstraintFields<F>>, context: PlanContext): { fields: ConstraintFields<F>; defaulted?: string } | undefined;
+}
+
+export interface PlanContext {
+  /** The reference as the question says it. */
+  ref: string;
+  /** The reference's "near" radius (its kind's, a street's, a city's), in metres. */
+  nearM: number;
+  /** A distance said in the question, rounded and clamped to the plan's bounds. */
+  metres(value: number): number;
 }
