@@ -1,5 +1,6 @@
 import type { SpatialPlan } from '../planning/plan.ts';
 import type { RankedCandidate } from '../ranking/rank.ts';
+import { placeLabel } from '../spatial/functions/labels.ts';
 import type { ResolvedReference } from '../spatial/resolve.ts';
 
 function distanceText(m: number, lang: 'en' | 'zh'): string {
@@ -14,9 +15,10 @@ export function explainCandidate(c: RankedCandidate, plan: SpatialPlan, refs: Re
   const ref = first && 'ref' in first ? refs.find((r) => r.id === first.ref) : undefined;
   const from = ref ? (ref.match?.name ?? ref.text) : first ? 'the route' : undefined;
   const parts = [c.category ? c.category.replace(/_/g, ' ') : 'place'];
-  if (from) {
-    const inside = first?.fn === 'inside' && c.satisfied[0];
-    parts.push(inside ? `inside ${from}` : `${distanceText(c.distanceM, 'en')} from ${from}`);
+  if (first && from) {
+    // Said as its function says it when the candidate satisfies it ("inside X"), else by the distance.
+    const distance = distanceText(c.distanceM, 'en');
+    parts.push(c.satisfied[0] ? placeLabel(first, 'en', { distance, ref: from }) : `${distance} from ${from}`);
   }
   if (!c.satisfied.every(Boolean)) parts.push('just outside the requested area');
   if (c.tagMatch && plan.targets.text) parts.push(`matches "${plan.targets.text}"`);

@@ -3,7 +3,7 @@
 import { EXAMPLES, initialLang, STRINGS } from './i18n.js';
 import { ExplorerMap, optionLetter } from './map.js';
 import { scatterSvg } from './scatter.js';
-import { escapeHtml, formatDistance, formatParameters, formatScore, questionWithChoice, rankColour, searchAreas } from './util.js';
+import { areaLabel, escapeHtml, formatDistance, formatParameters, formatScore, questionWithChoice, rankColour, searchAreas } from './util.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -14,6 +14,8 @@ const state = {
   selected: -1,
   map: null,
   asking: null,
+  /** The spatial functions' search areas and labels, from GET /web/config. */
+  functions: {},
 };
 
 const strings = () => STRINGS[state.lang];
@@ -151,10 +153,8 @@ function render(response, { refit }) {
   renderTools(response);
   renderSql(response);
 
-  const areas = searchAreas(response.plan, response.reference, response.candidates ?? []);
-  $('legend-area').textContent = areas.length
-    ? ` — ${areas.map((a) => s.searchArea[a.fn]?.(Math.round(a.metres)) ?? a.fn).join(', ')}`
-    : '';
+  const areas = searchAreas(response.plan, response.reference, response.candidates ?? [], state.functions);
+  $('legend-area').textContent = areas.length ? ` — ${areas.map((a) => areaLabel(a, state.functions, state.lang)).join(', ')}` : '';
   if (refit) showOnMap(response);
   if (state.selected >= 0) select(state.selected, { pan: false });
 }
@@ -424,7 +424,9 @@ async function start() {
   } catch (error) {
     console.warn(error);
   }
+  state.functions = config.spatialFunctions ?? {};
   state.map = new ExplorerMap($('map'), {
+    functions: () => state.functions,
     tiles: config.tiles,
     extent: config.extent,
     strings,

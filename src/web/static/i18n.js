@@ -77,14 +77,6 @@ export const STRINGS = {
     semanticWeight: 'semantic',
     total: 'total',
     matches: (n) => `${n} candidate${n === 1 ? '' : 's'}`,
-    searchArea: {
-      within_distance: (m) => `within ${m} m`,
-      along: (m) => `within ${m} m of the line`,
-      between: (m) => `corridor ${m} m wide each side`,
-      inside: () => 'inside',
-      intersects: () => 'intersects',
-      nearest: (m) => `nearest (up to ${m} m)`,
-    },
   },
   zh: {
     title: 'Spatial-RAG 空间问答浏览器',
@@ -160,14 +152,6 @@ export const STRINGS = {
     semanticWeight: '语义',
     total: '总计',
     matches: (n) => `${n} 个候选地点`,
-    searchArea: {
-      within_distance: (m) => `${m} 米以内`,
-      along: (m) => `沿线 ${m} 米以内`,
-      between: (m) => `两地之间（两侧各 ${m} 米）`,
-      inside: () => '在区域内',
-      intersects: () => '相交',
-      nearest: (m) => `最近（至 ${m} 米）`,
-    },
   },
 };
 
