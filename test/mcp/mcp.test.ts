@@ -128,7 +128,7 @@ describe.skipIf(!hasNycData)(`MCP with the SDK's client on the Midtown data (${t
     expect(tools.map((t) => t.name).sort()).toEqual(['ask', 'get_place', 'plan_workflow', 'record_run', 'search_eo_tools', 'search_places']);
     for (const tool of tools) expect(tool.outputSchema?.type).toBe('object');
     const ask = tools.find((t) => t.name === 'ask')!;
-    expect(Object.keys(ask.inputSchema.properties ?? {}).sort()).toEqual(['k', 'near', 'planner', 'question']);
+    expect(Object.keys(ask.inputSchema.properties ?? {}).sort()).toEqual(['k', 'near', 'planner', 'question', 'rerank']);
     expect(ask.inputSchema.required).toEqual(['question']);
     expect(Object.keys(tools.find((t) => t.name === 'search_places')!.inputSchema.properties ?? {})).toEqual(
       expect.arrayContaining(['bbox', 'category', 'q', 'limit', 'offset']),
