@@ -18,6 +18,8 @@ const SCALE = 127 * 127;
 export interface WordVectors {
   readonly dimensions: number;
   readonly size: number;
+  /** The words, in table order (the shipped table: corpus frequency, most frequent first). */
+  words(): readonly string[];
   has(word: string): boolean;
   /** Unit-length vector of a lower-case word, or undefined when the word is not in the table. */
   vector(word: string): Float32Array | undefined;
@@ -65,6 +67,7 @@ export function createWordVectors(words: readonly string[], table: Int8Array): W
   return {
     dimensions: DIMENSIONS,
     size: words.length,
+    words: () => words,
     has: (word) => index.has(word),
     vector,
     similarity(a, b) {

@@ -36,6 +36,7 @@ import { recallByVector, type DenseHit } from './repository.ts';
 import { parseToolRequest, withoutRelativeTime, type ParsedRequest, type SubTask, type Weighted } from './request.ts';
 import type { Temporal, ToolRecord } from './schema.ts';
 import { composeWorkflow, producerOf, type Workflow } from './workflow.ts';
+import { contentWords, expandUnknownWords, informationOf } from './word-sense.ts';
 import { applyMemoryPriors, type MemoryUsed } from '../memory/priors.ts';
 
 export interface ScoringWeights {
@@ -80,6 +81,8 @@ export const DEFAULT_WEIGHTS: ScoringWeights = {
 export const DENSE_RECALL = 100;
 const LEXICAL_RECALL = 60;
 const KG_RECALL = 40;
+/** Weight of a catalog word standing in for a request word the catalog lacks (times their closeness). */
+const EXPANSION_FACTOR = 0.5;
 
 export interface ToolSearchRequest {
   query: string;
@@ -365,8 +368,12 @@ function kgCandidates(need: Need, snapshot: CatalogSnapshot): string[] {
 export async function rankForNeed(db: Db, embedder: Embedder, snapshot: CatalogSnapshot, need: Need, options: RankOptions): Promise<Scored[]> {
   const w = options.weights;
   const typedTerms = queryTerms(need.text);
-  // Words the catalog lacks may still share a word family with its terms (the stemmer is conservative).
-  const terms: WeightedTerm[] = mergeTerms(typedTerms, relatedTerms(snapshot.lexical, typedTerms), queryTerms(need.expansions.join(' , '), 0.4), queryTerms(need.facets.join(' , '), 0.3));
+  // Words the catalog lacks may still share a word family with its terms (the stemmer is conservative),
+  // or a meaning with some of them (word vectors).
+  const related = relatedTerms(snapshot.lexical, typedTerms);
+  const unknown = contentWords(need.text).filter((w) => !related.some((r) => r.term.startsWith(w.slice(0, 4))));
+  const vectorTerms = w.lexical > 0 ? expandUnknownWords(snapshot, unknown, informationOf, EXPANSION_FACTOR) : [];
+  const terms: WeightedTerm[] = mergeTerms(typedTerms, related, vectorTerms, queryTerms(need.expansions.join(' , '), 0.4), queryTerms(need.facets.join(' , '), 0.3));
   const lexicalScores = scoreAll(snapshot.lexical, terms);
   const lexicalTop = lexicalScores.top(LEXICAL_RECALL).map(([id]) => id);
   const state = contextState(options.context);
