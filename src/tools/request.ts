@@ -20,7 +20,7 @@ import {
   type FormMatch,
 } from './knowledge.ts';
 import type { RequestContext } from './prerequisites.ts';
-import { CONCEPT_TUNING, conceptCloseness, conceptsOfWords, contentWords, informationOf } from './word-sense.ts';
+import { CONCEPT_TUNING, WORD_SENSE, conceptCloseness, conceptsOfWords, contentWords, informationOf } from './word-sense.ts';
 import { glossChinese } from '../lexicon/zh-gloss.ts';
 import type { Temporal } from './schema.ts';
 
@@ -353,7 +353,7 @@ function inferredHits(norm: string, hits: readonly FormMatch[]): { hits: FormMat
   }
   const out: FormMatch[] = [];
   const scale = new Map<FormMatch, number>();
-  for (const c of conceptsOfWords(words.flatMap((w) => w.english))) {
+  for (const c of WORD_SENSE.concepts ? conceptsOfWords(words.flatMap((w) => w.english)) : []) {
     // The reading is placed on the word that is closest to the concept.
     const at = words
       .map((w) => ({ w, closeness: Math.max(0, ...w.english.map((e) => conceptCloseness(e).get(c.id) ?? 0)) }))

@@ -1,10 +1,18 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { meaningSimilarity, textSimilarity } from '../../src/memory/priors.ts';
 import { inSetting, parseToolRequest } from '../../src/tools/request.ts';
 import { normalizeForMatch } from '../../src/tools/knowledge.ts';
-import { conceptCloseness, conceptsOfWords, informationOf } from '../../src/tools/word-sense.ts';
+import { WORD_SENSE, conceptCloseness, conceptsOfWords, informationOf } from '../../src/tools/word-sense.ts';
 
 describe('words no lexicon lists, read by word vectors', () => {
+  // The readings are off in tool search by default (see WORD_SENSE): switched on here to test them.
+  beforeAll(() => {
+    WORD_SENSE.concepts = true;
+  });
+  afterAll(() => {
+    WORD_SENSE.concepts = false;
+  });
+
   it('reads an unknown word as the concept it is close to, and a vague or partly listed word as none', () => {
     expect(conceptsOfWords(['melting']).map((c) => c.id)).toEqual(['snow']);
     // "field" is part of a listed form ("per field"): not unknown, so not read by its vector.
