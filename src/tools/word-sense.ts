@@ -116,7 +116,7 @@ function weightedMean(words: Iterable<[string, number]>): Float32Array | undefin
  * Whether the two readings take part in tool search. Both are off: measured with the service's whole
  * pipeline, neither moved the paraphrase tuning half (hit@1 0.820, MRR@5 0.855 with or without), the
  * foreign catalog's tuning half or the development set, and on the check half each lost one request
- * (hit@1 0.644 -> 0.627 alone, 0.610 together): single words read by vectors err as often as they help
+ * (hit@1 0.644 without them, 0.627 with either one, 0.610 with both): single words read by vectors err as often as they help
  * while the graph and BM25 already cover what the sets ask. They stay available (a deployment or a test
  * may switch them on) for catalogs and wording the graph covers less; the meaning match of the workflow
  * memory (src/memory/priors.ts) and the Chinese glosses do not depend on them.
@@ -165,7 +165,7 @@ const EXPANSIONS_PER_WORD = 3;
 
 /**
  * Catalog terms for request terms the catalog does not hold: the catalog's words whose vectors are within
- * EXPANSION_THRESHOLD of the word, each weighted by `factor` times its closeness (below a typed word).
+ * the threshold of the word, each weighted by `factor` times its closeness (below a typed word).
  */
 export function expandUnknownWords(snapshot: CatalogSnapshot, words: readonly string[], weightOf: (word: string) => number, factor = 0.5, threshold = EXPANSION_TUNING.threshold): WeightedTerm[] {
   const t = catalogSenses(snapshot);
