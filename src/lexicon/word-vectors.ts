@@ -18,6 +18,8 @@ const SCALE = 127 * 127;
 export interface WordVectors {
   readonly dimensions: number;
   readonly size: number;
+  /** The words, in table order (the shipped table: corpus frequency, most frequent first). */
+  words(): readonly string[];
   has(word: string): boolean;
   /** The word's row: rows follow frequency (most frequent first) for the 100k frequent words. */
   rank(word: string): number | undefined;
@@ -67,6 +69,7 @@ export function createWordVectors(words: readonly string[], table: Int8Array): W
   return {
     dimensions: DIMENSIONS,
     size: words.length,
+    words: () => words,
     has: (word) => index.has(word),
     rank: (word) => index.get(word),
     vector,
