@@ -42,6 +42,7 @@ export async function reembedPlaces(db: Db, embedder: Embedder, onProgress?: (do
       done += rows.length;
       onProgress?.(done);
     }
+    await sql`SELECT places_written()`.execute(trx);
     await sql`SET LOCAL maintenance_work_mem = '256MB'`.execute(trx);
     await sql`${sql.raw(PLACES_HNSW_INDEX)}`.execute(trx);
     await trx

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
+import { dropCitusWorkerDatabases, isCitus, prepareCitusDatabase } from './citus.ts';
 
 /** `server` when DATABASE_URL is set (the CI's second pass), `embedded` otherwise. */
 export const testMode: 'server' | 'embedded' = process.env.DATABASE_URL ? 'server' : 'embedded';
@@ -40,14 +41,21 @@ export async function createTestDatabaseLocation(fixture: Fixture = 'empty'): Pr
 async function createServerDatabase(url: string, template: string): Promise<TestDatabaseLocation> {
   const name = `srag_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   await withAdminClient(url, (client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
+  const drop = async () => {
+    await withAdminClient(url, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    if (isCitus) await dropCitusWorkerDatabases(url, name);
+  };
+  if (isCitus) {
+    try {
+      await prepareCitusDatabase(url, name);
+    } catch (error) {
+      await drop();
+      throw error;
+    }
+  }
   const testUrl = new URL(url);
   testUrl.pathname = `/${name}`;
-  return {
-    env: { DATABASE_URL: testUrl.toString() },
-    drop: async () => {
-      await withAdminClient(url, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-    },
-  };
+  return { env: { DATABASE_URL: testUrl.toString() }, drop };
 }
 
 async function withAdminClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
