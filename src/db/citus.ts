@@ -11,7 +11,7 @@
  * LOCAL_EXTENT_DEG of the window, so the cells of the window grown by that much, plus LARGE_KEY, hold every
  * place the window can meet (shardKeysOfBoxes). Citus prunes the shards of the other keys.
  */
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { Db } from './database.ts';
 
 export const LOCAL_EXTENT_DEG = 0.1;
@@ -131,4 +131,15 @@ export async function distributeTables(db: Kysely<any>): Promise<void> {
     CREATE OR REPLACE FUNCTION tools_written() RETURNS void LANGUAGE sql AS $$
       UPDATE tools_revision SET revision = revision + 1
     $$`.execute(db);
+}
+
+/**
+ * How many shards a statement reads on Citus, from its distributed plan (EXPLAIN without ANALYZE): the
+ * largest "Task Count" of its distributed steps (each CTE or subquery that reads places is one step, one
+ * task per shard it needs). The statement is planned with its parameters, as when it runs.
+ */
+export async function shardsTouched(db: Db, statement: { sql: string; parameters: readonly unknown[] }): Promise<number> {
+  const { rows } = await db.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`EXPLAIN ${statement.sql}`, [...statement.parameters]));
+  const counts = rows.flatMap((r) => [...r['QUERY PLAN'].matchAll(/Task Count: (\d+)/g)].map((m) => Number(m[1])));
+  return counts.length === 0 ? 0 : Math.max(...counts);
 }
