@@ -158,7 +158,7 @@ for i in $(seq 0 "$WORKERS"); do
   runuser -u postgres -- "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p "$port" || die "the node on port $port does not start; see /var/log/postgresql/"
 done
 
-psql_node() { local port=$1; shift; runuser -u postgres -- psql -p "$port" -v ON_ERROR_STOP=1 -qAt "$@"; }
+psql_node() { local port=$1; shift; PGOPTIONS='-c client_min_messages=warning' runuser -u postgres -- psql -p "$port" -v ON_ERROR_STOP=1 -qAt "$@"; }
 
 # --- roles and databases on every node (the workers too: Citus connects to them as the same roles) -------
 for i in $(seq 0 "$WORKERS"); do
@@ -177,6 +177,8 @@ for i in $(seq 0 "$WORKERS"); do
     if [ -z "$(psql_node "$port" -c "SELECT 1 FROM pg_database WHERE datname = '$db'")" ]; then
       psql_node "$port" -c "CREATE DATABASE $db OWNER $ROLE"
     fi
+    # Once citus is there, a worker refuses DDL from anyone but the coordinator: done the first time only.
+    [ -n "$(psql_node "$port" -d "$db" -c "SELECT 1 FROM pg_extension WHERE extname = 'citus'")" ] && continue
     psql_node "$port" -d "$db" -c "CREATE EXTENSION IF NOT EXISTS postgis; CREATE EXTENSION IF NOT EXISTS vector; CREATE EXTENSION IF NOT EXISTS pg_trgm; GRANT ALL ON SCHEMA public TO $ROLE"
   done
   psql_node "$port" -c "ALTER DATABASE $TEMPLATE IS_TEMPLATE true"
@@ -196,7 +198,7 @@ done
 active=$(psql_node "$coordinator" -d "$DATABASE" -c "SELECT count(*) FROM citus_get_active_worker_nodes()")
 [ "$active" -ge "$WORKERS" ] || die "the coordinator sees $active active workers, expected $WORKERS"
 
-versions=$(psql_node "$coordinator" -d "$DATABASE" -c "SELECT 'PostgreSQL ' || current_setting('server_version') || ', Citus ' || citus_version() || ', PostGIS ' || postgis_lib_version() || ', pgvector ' || (SELECT extversion FROM pg_extension WHERE extname = 'vector')")
+versions=$(psql_node "$coordinator" -d "$DATABASE" -c "SELECT 'PostgreSQL ' || current_setting('server_version') || ', Citus ' || (SELECT extversion FROM pg_extension WHERE extname = 'citus') || ', PostGIS ' || postgis_lib_version() || ', pgvector ' || (SELECT extversion FROM pg_extension WHERE extname = 'vector')")
 log "ready: a coordinator on 127.0.0.1:$coordinator and $WORKERS workers ($versions)"
 echo "DATABASE_URL=postgres://$ROLE:$PASSWORD@127.0.0.1:$coordinator/$DATABASE"
 echo "CITUS_ADMIN_URL=postgres://postgres:$ADMIN_PASSWORD@127.0.0.1:$coordinator/postgres"

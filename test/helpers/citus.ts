@@ -74,7 +74,7 @@ export async function prepareCitusDatabase(serverUrl: string, name: string): Pro
   const handle = await openDatabase({ databaseUrl: url.toString(), poolSize: 1 });
   try {
     const { rows } = await handle.pool!.query<{ pending: boolean }>(
-      `SELECT to_regclass('places') IS NOT NULL AND NOT EXISTS (SELECT FROM pg_dist_partition WHERE logicalrelid = 'places'::regclass) AS pending`,
+      `SELECT to_regclass('places') IS NOT NULL AND NOT EXISTS (SELECT FROM pg_dist_partition WHERE logicalrelid::text = 'places') AS pending`,
     );
     if (rows[0]!.pending) await handle.db.transaction().execute((trx) => distributeTables(trx));
   } finally {
@@ -82,9 +82,9 @@ export async function prepareCitusDatabase(serverUrl: string, name: string): Pro
   }
 }
 
-/** Drops the workers' copies of `name` (the coordinator's is dropped by the caller). */
-export async function dropCitusWorkerDatabases(serverUrl: string, name: string): Promise<void> {
-  for (const worker of await citusWorkers(serverUrl)) {
-    await withClient(urlOf(worker, 'postgres'), (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+/** Drops `name` on the coordinator and the workers (as the superuser: Citus's maintenance daemon is connected to it). */
+export async function dropCitusDatabase(serverUrl: string, name: string): Promise<void> {
+  for (const node of [coordinatorOf(serverUrl), ...(await citusWorkers(serverUrl))]) {
+    await withClient(urlOf(node, 'postgres'), (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
   }
 }

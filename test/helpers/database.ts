@@ -6,7 +6,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
-import { dropCitusWorkerDatabases, isCitus, prepareCitusDatabase } from './citus.ts';
+import { dropCitusDatabase, isCitus, prepareCitusDatabase } from './citus.ts';
 
 /** `server` when DATABASE_URL is set (the CI's second pass), `embedded` otherwise. */
 export const testMode: 'server' | 'embedded' = process.env.DATABASE_URL ? 'server' : 'embedded';
@@ -47,8 +47,8 @@ async function createServerDatabase(url: string, template: string, citus: boolea
   const name = `srag_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   await withAdminClient(url, (client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
   const drop = async () => {
-    await withAdminClient(url, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-    if (citus) await dropCitusWorkerDatabases(url, name);
+    if (citus) await dropCitusDatabase(url, name);
+    else await withAdminClient(url, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
   };
   if (citus) {
     try {
