@@ -462,7 +462,6 @@ class Loader {
         ORDER BY source, source_id, seq DESC`;
     // Citus: each row with its shard key (the middle of its repaired geometry); a place whose key changed
     // is deleted from its old cell, since the upsert key (source, source_id, shard_key) would not meet it.
-    // Citus allows no now() in DO UPDATE: the new row's own updated_at (its default, now()) is taken.
     const keyed = this.distributed
       ? sql`keyed AS (
         SELECT l.*, place_shard_key(l.geom) AS shard_key FROM (${latest}) AS l
@@ -477,10 +476,11 @@ class Loader {
       ), ${keyed} written AS (
         INSERT INTO places (source, source_id, name, category, tags, description, geom, embedding, embedding_model${sql.raw(this.distributed ? ', shard_key' : '')})
         ${this.distributed ? sql`SELECT * FROM keyed` : latest}
+        -- updated_at = EXCLUDED.updated_at: the new row's default, now(); Citus refuses now() itself here.
         ON CONFLICT (source, source_id${sql.raw(this.distributed ? ', shard_key' : '')}) DO UPDATE SET
           name = EXCLUDED.name, category = EXCLUDED.category, tags = EXCLUDED.tags,
           description = EXCLUDED.description, geom = EXCLUDED.geom, embedding = EXCLUDED.embedding,
-          embedding_model = EXCLUDED.embedding_model, updated_at = ${this.distributed ? sql`EXCLUDED.updated_at` : sql`now()`}
+          embedding_model = EXCLUDED.embedding_model, updated_at = EXCLUDED.updated_at
         RETURNING 1
       )
       SELECT (SELECT count(*) FROM written)::int AS written,

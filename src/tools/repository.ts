@@ -144,7 +144,7 @@ const UPDATE_SET = sql.raw(`name = EXCLUDED.name, description = EXCLUDED.descrip
   data_sources = EXCLUDED.data_sources, attributes = EXCLUDED.attributes, version = EXCLUDED.version,
   keywords = EXCLUDED.keywords, derived = EXCLUDED.derived, produces = EXCLUDED.produces,
   capability_text = EXCLUDED.capability_text, embedding = EXCLUDED.embedding,
-  embedding_model = EXCLUDED.embedding_model, updated_at = now()`);
+  embedding_model = EXCLUDED.embedding_model, updated_at = EXCLUDED.updated_at`);
 
 /** Inserts one tool; false when the id exists already (nothing written). */
 export async function insertTool(db: Db, tool: StoredTool): Promise<boolean> {

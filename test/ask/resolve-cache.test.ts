@@ -40,6 +40,8 @@ describe(`resolved references cache (${testMode} mode)`, () => {
 
     // Changed behind the service's back (another instance, the CLI): only the version tells.
     await sql`UPDATE places SET geom = ST_SetSRID(ST_MakePoint(2.36, 48.86), 4326) WHERE source = 'cache-test'`.execute(database.db);
+    // What a writer outside the service must add on Citus, where no trigger bumps the version (a no-op elsewhere).
+    await sql`SELECT places_written()`.execute(database.db);
     const second = await resolveReferences(database.db, plan);
     expect(second.ok && second.references[0]!.centroid).toEqual({ lon: 2.36, lat: 48.86 });
 
