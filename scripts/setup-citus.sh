@@ -102,10 +102,12 @@ fi
 {
   for i in $(seq 0 "$WORKERS"); do
     port=$(node_port "$i")
-    echo "127.0.0.1:$port:*:postgres:$ADMIN_PASSWORD"
-    echo "127.0.0.1:$port:*:$ROLE:$PASSWORD"
-    # Citus opens its connections to the workers as the current role: question answering's SET ROLE too.
-    echo "127.0.0.1:$port:*:$READER:$READER_PASSWORD"
+    for host in 127.0.0.1 localhost; do
+      echo "$host:$port:*:postgres:$ADMIN_PASSWORD"
+      echo "$host:$port:*:$ROLE:$PASSWORD"
+      # Citus opens its connections to the workers as the current role: question answering's SET ROLE too.
+      echo "$host:$port:*:$READER:$READER_PASSWORD"
+    done
   done
 } >"$PGPASS.new"
 chown postgres:postgres "$PGPASS.new" "$SECRETS"
@@ -133,8 +135,9 @@ shared_preload_libraries = 'citus'
 max_worker_processes = 64
 max_connections = 300
 citus.shard_count = 16
-# The local nodes talk over the loopback without TLS.
+# The local nodes talk over the loopback without TLS; a node reaches itself there too (bulk inserts).
 citus.node_conninfo = 'sslmode=prefer'
+citus.local_hostname = '127.0.0.1'
 EOF
   cat >"$CONF_ROOT/$name/environment" <<EOF
 # scripts/setup-citus.sh: the passwords this node uses to reach the others
@@ -143,7 +146,11 @@ EOF
   # The settings above need a (re)start; a running node is restarted only when they are not in effect.
   if [[ "$(cluster_status "$name")" == online* ]]; then
     preload=$(runuser -u postgres -- psql -p "$port" -qAtc 'SHOW shared_preload_libraries' 2>/dev/null || true)
-    [[ "$preload" == *citus* ]] || pg_ctlcluster --skip-systemctl-redirect "$PG_MAJOR" "$name" restart
+    if [[ "$preload" == *citus* ]]; then
+      pg_ctlcluster --skip-systemctl-redirect "$PG_MAJOR" "$name" reload
+    else
+      pg_ctlcluster --skip-systemctl-redirect "$PG_MAJOR" "$name" restart
+    fi
   else
     log "starting $PG_MAJOR/$name"
     pg_ctlcluster --skip-systemctl-redirect "$PG_MAJOR" "$name" start
