@@ -100,13 +100,23 @@ export function planUse(plan: unknown): PlanUse {
   const nodes = new Set<string>();
   const indexes = new Set<string>();
   let seqScansOnPlaces = 0;
+  // Citus: a shard of places is places_<shard id>, its indexes <index>_<shard id>; the per-shard plans are
+  // nested in the `Distributed Query` node (its subplans, and one task's remote plan per step).
+  const isPlaces = (name: unknown) => typeof name === 'string' && /^places(_\d+)?$/.test(name);
+  const indexName = (name: unknown) => (typeof name === 'string' && name.startsWith('places_') ? name.replace(/_\d+$/, '') : null);
   const visit = (node: Record<string, unknown>) => {
-    if (node['Relation Name'] === 'places' || (typeof node['Index Name'] === 'string' && (node['Index Name'] as string).startsWith('places_'))) {
+    const index = indexName(node['Index Name']);
+    if (isPlaces(node['Relation Name']) || index) {
       nodes.add(node['Node Type'] as string);
       if (node['Node Type'] === 'Seq Scan') seqScansOnPlaces++;
     }
-    if (typeof node['Index Name'] === 'string' && (node['Index Name'] as string).startsWith('places_')) indexes.add(node['Index Name'] as string);
+    if (index) indexes.add(index);
     for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) visit(child);
+    const distributed = node['Distributed Query'] as { Subplans?: { PlannedStmt: { Plan: Record<string, unknown> }[] }[]; Job?: { Tasks?: { 'Remote Plan'?: unknown[] }[] } } | undefined;
+    for (const subplan of distributed?.Subplans ?? []) for (const statement of subplan.PlannedStmt) visit(statement.Plan);
+    for (const task of distributed?.Job?.Tasks ?? []) {
+      for (const remote of (task['Remote Plan'] ?? []).flat(2) as { Plan?: Record<string, unknown> }[]) if (remote.Plan) visit(remote.Plan);
+    }
   };
   const root = (Array.isArray(plan) ? plan[0] : plan) as { Plan: Record<string, unknown> };
   visit(root.Plan);
