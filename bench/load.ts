@@ -100,7 +100,10 @@ async function step(pid: number, path: string, bodies: string[], concurrency: nu
   const cpuStart = { service: cpuMs(pid), postgres: mode === 'server' ? postgresCpuMs() : new Map<number, number>() };
   let finished!: (value: autocannon.Result) => void;
   let failed!: (error: unknown) => void;
-  const done = new Promise<autocannon.Result>((res, rej) => ((finished = res), (failed = rej)));
+  const done = new Promise<autocannon.Result>((res, rej) => {
+    finished = res;
+    failed = rej;
+  });
   // The callback form returns the instance (an event emitter); without a callback it is only a promise.
   const instance = autocannon({
     url: `http://127.0.0.1:${PORT}`,

@@ -5,6 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 
+// biome-ignore lint/suspicious/noExplicitAny: results.json holds each benchmark's own shape; every read is guarded.
 type Json = Record<string, any>;
 interface Percentiles {
   p50?: number;

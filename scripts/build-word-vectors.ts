@@ -76,7 +76,7 @@ function main(): void {
   }
   const table = new Int8Array(words.length * DIMENSIONS);
   rows.forEach((row, i) => table.set(row, i * DIMENSIONS));
-  writeFileSync(join(OUT_DIR, 'glove-100d.words.txt'), words.join('\n') + '\n');
+  writeFileSync(join(OUT_DIR, 'glove-100d.words.txt'), `${words.join('\n')}\n`);
   writeFileSync(join(OUT_DIR, 'glove-100d.i8'), table);
   console.log(`wrote ${words.length} words x ${DIMENSIONS} dimensions to ${OUT_DIR}`);
 }

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { IngestError } from '../ingest/feature.ts';
+import type { IngestError } from '../ingest/feature.ts';
 import { readPlaces } from '../ingest/formats.ts';
 import { loadPlaces, type LoadReport } from '../ingest/load.ts';
 import { runCommand } from './context.ts';

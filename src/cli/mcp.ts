@@ -42,7 +42,7 @@ const options = readOptions();
 let service: Service | undefined;
 
 async function startOwnService(): Promise<string> {
-  let config;
+  let config: ReturnType<typeof loadConfig>;
   try {
     // Only this process and commands that find it through the lock talk to it: loopback, any free port, and
     // no grace period for connections arriving at shutdown.

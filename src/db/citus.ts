@@ -93,6 +93,7 @@ export const REFERENCE_TABLES = [
  *   `places_version` and `tools_revision` are dropped, and the writers' places_written() / tools_written()
  *   (no-ops elsewhere) bump them instead.
  */
+// biome-ignore lint/suspicious/noExplicitAny: called from a migration, which must not depend on today's schema types.
 export async function distributeTables(db: Kysely<any>): Promise<void> {
   const { rows: workers } = await sql<{ n: number }>`
     SELECT count(*)::int AS n FROM pg_dist_node WHERE groupid <> 0 AND noderole = 'primary' AND isactive`.execute(db);

@@ -193,7 +193,7 @@ class PgliteConnection implements DatabaseConnection {
     };
   }
 
-  // eslint-disable-next-line require-yield
+  // biome-ignore lint/correctness/useYield: the interface asks for a generator; this one only refuses.
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('streaming queries are not supported by the embedded database');
   }
@@ -209,6 +209,7 @@ export function pgliteDialect(pglite: PgliteWorker): Dialect {
   return {
     createAdapter: () => new PostgresAdapter(),
     createDriver: () => new PgliteDriver(pglite),
+    // biome-ignore lint/suspicious/noExplicitAny: Kysely's Dialect interface is declared with Kysely<any>.
     createIntrospector: (db: Kysely<any>) => new PostgresIntrospector(db),
     createQueryCompiler: () => new PostgresQueryCompiler(),
   };

@@ -225,7 +225,7 @@ function pointSegment2(px: number, py: number, ax: number, ay: number, bx: numbe
   const dy = by - ay;
   const len2 = dx * dx + dy * dy;
   let t = len2 === 0 ? 0 : ((px - ax) * dx + (py - ay) * dy) / len2;
-  t = t < 0 ? 0 : t > 1 ? 1 : t;
+  t = t < 0 ? 0 : Math.min(t , 1);
   const ex = ax + t * dx - px;
   const ey = ay + t * dy - py;
   return ex * ex + ey * ey;

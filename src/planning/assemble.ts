@@ -251,7 +251,7 @@ export function assemble(input: AssembleInput): SpatialPlan {
     const vague = [...vagueDraft.keys()].find((x) => drafts.includes(x));
     if (vague && (vague.fn === 'within_distance' || (vague.fn === 'spec' && 'distanceM' in vague.fields))) {
       if (vague.fn === 'within_distance') vague.distanceM = m;
-      else vague.fields['distanceM'] = m;
+      else vague.fields.distanceM = m;
       vagueDraft.delete(vague);
       continue;
     }
@@ -438,7 +438,7 @@ function semanticResidue(text: string, spatial: Span[], lang: 'en' | 'zh'): stri
   let rest = '';
   let pos = 0;
   for (const s of spatial) {
-    rest += text.slice(pos, s.start) + ' | ';
+    rest += `${text.slice(pos, s.start)} | `;
     pos = s.end;
   }
   rest += text.slice(pos);

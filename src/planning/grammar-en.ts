@@ -195,7 +195,7 @@ export class EnglishGrammar {
     }
     let i = this.tokAt(p);
     const first = this.toks[i];
-    if (!first || !first.word) return undefined;
+    if (!first?.word) return undefined;
     if (first.low === 'the') i++;
     else if (/^(a|an|any|some|every)$/.test(first.low)) {
       // "within 500 m of a subway station": a kind of place as anchor, which the plan cannot express.
@@ -203,7 +203,7 @@ export class EnglishGrammar {
       return undefined;
     }
     const t = this.toks[i];
-    if (!t || !t.word) return undefined;
+    if (!t?.word) return undefined;
     const range =
       this.caseInformative && (this.isUpperTok(t) || this.isDigitTok(t)) ? this.scanCapitalised(i, opts) : this.scanLower(i);
     if (!range) return undefined;
@@ -446,7 +446,7 @@ export class EnglishGrammar {
     for (const m of this.matchAllAt(re)) {
       const ref = this.extractRef(m.index + m[0].length, { strength: 'strong' });
       if (!ref || ref.user) continue;
-      const bearing = enBearing(m.groups?.['b'] ?? '');
+      const bearing = enBearing(m.groups?.b ?? '');
       // A distance said right before the direction: "300 m north of X", "within 2 blocks east of X".
       const d = this.dists.find((x) => !x.lowerBound && !this.isClaimed(x.start) && x.end <= m.index && /^\s*(?:away\s+)?$/.test(this.f.slice(x.end, m.index)));
       const said = d ? { bearing, distanceM: d.valueM } : { bearing };
@@ -489,7 +489,7 @@ export class EnglishGrammar {
     const re = /(?<![\p{L}\p{N}])(?:(?:near|around|close\s+to|by|next\s+to|nearby)\s+(?<who>me|us|here|my\s+(?:current\s+)?(?:location|position))|around\s+(?<who2>here)|close\s+by\s+(?<who3>me)|in\s+(?:my|this|the)\s+(?:area|neighbou?rhood|vicinity)(?!\s+of\b)|locally|where\s+(?:i|we)\s+(?:am|are))(?![\p{L}\p{N}])/gu;
     for (const m of this.matchAllAt(re)) {
       const span = { start: m.index, end: m.index + m[0].length };
-      const who = m.groups?.['who'] ?? m.groups?.['who2'] ?? m.groups?.['who3'];
+      const who = m.groups?.who ?? m.groups?.who2 ?? m.groups?.who3;
       const text = who ? this.s.slice(span.end - who.length, span.end) : this.s.slice(span.start, span.end);
       const ref: RefMention = { text, start: span.start, end: span.end, kind: 'coordinates', user: 'explicit' };
       this.addRelation({ fn: 'within_distance', ref, vague: 'near', spans: [span] });
@@ -505,7 +505,7 @@ export class EnglishGrammar {
     for (const m of this.matchAllAt(re)) {
       this.out.nearestWord = true;
       const g = m.groups ?? {};
-      const kText = g['k2'] ?? g['k1'];
+      const kText = g.k2 ?? g.k1;
       const k = kText ? parseEnNumber(kText) : undefined;
       const markerSpan = { start: m.index, end: m.index + m[0].length };
       // The anchor follows in the same clause: "nearest bakery to the Woolworth Building".
@@ -570,7 +570,7 @@ export class EnglishGrammar {
   /** "along X", "lining X", "up/down X street". */
   private along(): void {
     for (const m of this.matchAllAt(/(?<![\p{L}\p{N}])(?<w>all\s+along|along(?:side)?(?:\s+of)?|lining|down|up)\s+/gu)) {
-      const w = m.groups?.['w'] ?? '';
+      const w = m.groups?.w ?? '';
       const after = m.index + m[0].length;
       if (ROUTE_WORD_RE.test(this.f.slice(after))) continue;
       const streetOnly = w === 'down' || w === 'up';

@@ -338,7 +338,7 @@ export class ChineseGrammar {
     for (const m of this.scan(re)) {
       const raw = m[1]!;
       const c = this.clean(raw, m.index);
-      if (!c || c.kind !== 'name') continue;
+      if (c?.kind !== 'name') continue;
       const ref = this.ref(c);
       const viaDe = m[0].endsWith('的') && !/有的$/.test(m[0]);
       // "X的Y" is a place only when X looks like one ("便宜的咖啡店" is not).

@@ -139,14 +139,14 @@ export function findCoordinates(text: string): CoordinateMention[] {
   const out: CoordinateMention[] = [];
   for (const m of text.matchAll(COORD_RE)) {
     const g = m.groups ?? {};
-    const aText = g['a'];
-    const bText = g['b'];
+    const aText = g.a;
+    const bText = g.b;
     if (!aText || !bText) continue;
     // Without a decimal point or hemisphere letters, "3, 4" is a list of numbers, not a position.
     const hasDecimal = aText.includes('.') && bText.includes('.');
-    const hasHemi = Boolean(g['ah'] && g['bh']);
+    const hasHemi = Boolean(g.ah && g.bh);
     if (!hasDecimal && !hasHemi) continue;
-    const point = toPoint(Number(aText), g['ah'], Number(bText), g['bh']);
+    const point = toPoint(Number(aText), g.ah, Number(bText), g.bh);
     if (!point) continue;
     out.push({ start: m.index, end: m.index + m[0].length, point });
   }

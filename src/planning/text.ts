@@ -222,12 +222,12 @@ export function findEnDistances(folded: string): DistanceMention[] {
   EN_DISTANCE_RE.lastIndex = 0;
   for (const m of folded.matchAll(EN_DISTANCE_RE)) {
     const g = m.groups ?? {};
-    const numText = g['dnum'] ?? g['wnum'];
-    const unit = g['unit'];
+    const numText = g.dnum ?? g.wnum;
+    const unit = g.unit;
     if (!numText || !unit) continue;
     const n = parseEnNumber(numText);
     if (n === undefined || !(n > 0)) continue;
-    const f = unitFactor(unit, g['mode']);
+    const f = unitFactor(unit, g.mode);
     if (!f) continue;
     let start = m.index;
     const end = m.index + m[0].length;
@@ -239,9 +239,9 @@ export function findEnDistances(folded: string): DistanceMention[] {
     // A bare duration ("in a minute") is only a distance when something spatial surrounds it.
     // ("in a minute" is time; "within 5 minutes of X", "5 minutes from X" are distances.)
     const spatialBound = bound && !/^in\s/.test(bound[0]);
-    if (isTime && !g['mode'] && !spatialBound && !lower && !AFTER_LINK_RE.test(after)) continue;
+    if (isTime && !g.mode && !spatialBound && !lower && !AFTER_LINK_RE.test(after)) continue;
     // "a m" / "an m" are never distances; a word number needs a real unit word.
-    if (g['wnum'] && /^(m|mi|ft|yd|km)$/.test(unit)) continue;
+    if (g.wnum && /^(m|mi|ft|yd|km)$/.test(unit)) continue;
     if (bound) start -= bound[0].length;
     else if (lower) start -= lower[0].length;
     const valueM = n * f.factor;
@@ -330,9 +330,9 @@ export function findZhDistances(text: string): DistanceMention[] {
   const out: DistanceMention[] = [];
   for (const m of text.matchAll(ZH_DISTANCE_RE)) {
     const g = m.groups ?? {};
-    const numText = g['n1'] ?? g['n2'] ?? g['n3'];
-    const unit = g['u1'] ?? g['u2'] ?? g['u3'];
-    const mode = g['mode1'] ?? g['mode2'];
+    const numText = g.n1 ?? g.n2 ?? g.n3;
+    const unit = g.u1 ?? g.u2 ?? g.u3;
+    const mode = g.mode1 ?? g.mode2;
     if (!numText || !unit) continue;
     const n = parseZhNumber(numText);
     if (n === undefined || !(n > 0)) continue;

@@ -138,7 +138,13 @@ function coverOf(word: string, senses: Set<string>[], sounds: Map<string, number
     else if (compoundOf(word, ws)) put(i, COMPOUND);
     // Two neighbouring senses written as one word ("korea" + "town"): as good as the words themselves.
     const next = senses[i + 1];
-    if (next) for (const a of ws) if (word.startsWith(a) && next.has(word.slice(a.length))) (put(i, EXACT), put(i + 1, EXACT));
+    if (next) {
+      for (const a of ws) {
+        if (!word.startsWith(a) || !next.has(word.slice(a.length))) continue;
+        put(i, EXACT);
+        put(i + 1, EXACT);
+      }
+    }
   });
   for (const i of sounds.get(word) ?? []) put(i, looseWords.has(word) ? SOUND_LOOSE : SOUND);
   return out;

@@ -396,7 +396,6 @@ function textFacts(text: string, infer = true): TextFacts {
     const isObject = h.kind === 'concept' && h.ids.every((id) => conceptInfo(id)?.kind === 'object');
     const operand = [...operands].some((o) => o.start <= h.start && o.end >= h.end);
     const w = (inferred.scale.get(h) ?? formWeight(h.form)) * (operand ? 0.4 : 1) * (isObject && explicitTask ? 0.3 : 1);
-    const before = norm.slice(0, h.start);
     if (h.kind === 'concept' && insideState(h)) continue;
     if (h.kind === 'concept') {
       for (const id of h.ids) {

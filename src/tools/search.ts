@@ -400,7 +400,7 @@ export async function rankForNeed(db: Db, embedder: Embedder, snapshot: CatalogS
     const [similarities] = await offlineSimilarities([queryText], ids.map((id) => snapshot.tools.get(id)!.capabilityText));
     dense = ids.map((id, i) => ({ id, cosine: similarities![i]! }));
   }
-  const catalogs = options.catalogs && options.catalogs.length ? new Set(options.catalogs) : undefined;
+  const catalogs = options.catalogs?.length ? new Set(options.catalogs) : undefined;
 
   const maxDense = Math.max(1e-6, ...dense.map((d) => d.cosine));
   const maxLexical = Math.max(1e-6, ...dense.map((d) => lexicalScores.get(d.id)));
@@ -467,7 +467,7 @@ export async function rankForNeed(db: Db, embedder: Embedder, snapshot: CatalogS
   return scored.sort((a, b) => b.score - a.score || (a.tool.id < b.tool.id ? -1 : 1));
 }
 
-function complementarity(s: Scored, state: ContextState, explicit: ReadonlySet<string>, ctx: RequestContext, snapshot: CatalogSnapshot, relevance: ReadonlyMap<string, number>, need: Need): void {
+function complementarity(s: Scored, state: ContextState, explicit: ReadonlySet<string>, _ctx: RequestContext, snapshot: CatalogSnapshot, relevance: ReadonlyMap<string, number>, need: Need): void {
   const tool = s.tool;
   let c = 0;
   // Prerequisites: met by the data = as runnable as a tool that needs nothing (0); unknown = a small doubt;

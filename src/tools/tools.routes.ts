@@ -321,7 +321,7 @@ export function toolsRoutes(db: Db, embedder: Embedder, readDb: Db = db) {
     } catch {
       throw badRequest('the body is not valid JSON', [{ in: 'body', field: '(root)', message: 'invalid JSON' }]);
     }
-    let records;
+    let records: ReturnType<typeof parseToolRecords>;
     try {
       records = parseToolRecords(body, 'request body');
     } catch (error) {

@@ -7,7 +7,7 @@ import { createOfflineEmbedder } from '../../src/embedding/offline-embedder.ts';
 import { createOfflineEmbedderWithLexicons } from '../../src/embedding/configured.ts';
 import { reembedPlaces } from '../../src/embedding/reembed.ts';
 import { EmbeddingSpaceMismatch } from '../../src/embedding/space.ts';
-import { IngestError, type PlaceFeature } from '../../src/ingest/feature.ts';
+import type { IngestError, PlaceFeature } from '../../src/ingest/feature.ts';
 import { readPlaces, SOURCE_PRESETS } from '../../src/ingest/formats.ts';
 import { embeddingText, loadPlaces } from '../../src/ingest/load.ts';
 import { countRows, openTestDatabase, testMode, type TestDatabase } from '../helpers/database.ts';

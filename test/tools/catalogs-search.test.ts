@@ -65,18 +65,20 @@ describe.skipIf(!hasData)(`EO tool catalogs, search and workflows (${testMode} m
     expect(await countRows(db.db, 'tools')).toBe(474);
   }, 120_000);
 
+  // A tool record as the route returns it; the assertions below read it loosely.
+  type ToolBody = { catalog: string; inputs: { bands: string[] }[]; produces: string[]; prerequisites: string[]; capabilityText: string };
   it('stores golden records of each catalog', async () => {
-    const ndvi = (await call<Record<string, any>>('/v1/tools/ndvi')).body;
+    const ndvi = (await call<ToolBody>('/v1/tools/ndvi')).body;
     expect(ndvi).toMatchObject({ catalog: 'openeo', function: 'vegetation_index', prerequisites: ['atmospheric_correction'] });
-    const index = (await call<Record<string, any>>(`/v1/tools/${encodeURIComponent('index:NDVI')}`)).body;
+    const index = (await call<ToolBody>(`/v1/tools/${encodeURIComponent('index:NDVI')}`)).body;
     expect(index).toMatchObject({ catalog: 'spectral-indices', function: 'vegetation_index' });
-    expect(index.inputs[0].bands).toEqual(expect.arrayContaining(['nir', 'red']));
+    expect(index.inputs[0]!.bands).toEqual(expect.arrayContaining(['nir', 'red']));
     expect(index.produces).toEqual(expect.arrayContaining(['ndvi', 'vegetation_index']));
-    const cva = (await call<Record<string, any>>('/v1/tools/cva_change_detector')).body;
+    const cva = (await call<ToolBody>('/v1/tools/cva_change_detector')).body;
     expect(cva).toMatchObject({ catalog: 'domain', function: 'change_detection' });
     expect(cva.prerequisites).toEqual(expect.arrayContaining(['image_registration', 'atmospheric_correction']));
     expect(cva.capabilityText).toMatch(/Requires first: .*registration/i);
-    expect((await call<Record<string, any>>('/v1/tools/atmospheric_correction')).body.catalog).toBe('domain');
+    expect((await call<ToolBody>('/v1/tools/atmospheric_correction')).body.catalog).toBe('domain');
   });
 
   it('explains every result and keeps score = alpha*similarity + beta*complementarity for the leaders', async () => {

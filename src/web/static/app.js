@@ -140,7 +140,6 @@ function showError(problem, error) {
 // Rendering a response
 
 function render(response, { refit }) {
-  const s = strings();
   const answer = $('answer');
   answer.textContent = response.answer ?? '';
   answer.dataset.state = response.clarification ? 'clarification' : 'answered';

@@ -378,5 +378,5 @@ export function optionLetter(i) {
 }
 
 function extend(bounds, other) {
-  if (other && other.isValid && other.isValid()) bounds.extend(other);
+  if (other?.isValid?.()) bounds.extend(other);
 }

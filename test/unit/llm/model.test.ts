@@ -14,7 +14,10 @@ describe('the LangChain layer against the local stub', () => {
   let call: ReturnType<ReturnType<typeof createLlm>['structured']>;
   beforeAll(async () => {
     stub = await startLlmStub([]);
-    const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(JSON.parse(String(chunk)) as Record<string, unknown>), done()) });
+    const sink = new Writable({ write: (chunk, _enc, done) => {
+      lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
+      done();
+    } });
     const llm = createLlm({ baseURL: stub.baseURL, model: 'stub-model', timeoutMs: 800, log: pino({ level: 'info' }, sink) });
     call = llm.structured('rerank', Reply, 'Reply with {"answer": <number>}.');
   });
