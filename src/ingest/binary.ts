@@ -7,7 +7,7 @@
  * the whole load in binary format). Binary COPY hands PostgreSQL the values in its own wire format:
  * text as UTF-8, geometries as EWKB, vectors as float4, so no parser runs for them.
  */
-import type { PlaceGeometry, Position } from './feature.js';
+import type { PlaceGeometry, Position } from './feature.ts';
 
 /** A growable byte buffer written through a DataView (network byte order unless told otherwise). */
 export class ByteWriter {

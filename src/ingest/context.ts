@@ -14,7 +14,7 @@
  *   to them within STREET_DISTANCE_M (ties by name). Lines get no street.
  * Distances use a local equirectangular projection around each place (centimetre accuracy at 40 m).
  */
-import type { PlaceGeometry, Position } from './feature.js';
+import type { PlaceGeometry, Position } from './feature.ts';
 
 /** "The street it is on": the nearest named street within this distance. */
 export const STREET_DISTANCE_M = 40;

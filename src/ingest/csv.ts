@@ -8,15 +8,15 @@
  * Errors name the physical line (the header is line 1), which is what a spreadsheet user can find.
  */
 import { existsSync } from 'node:fs';
-import { readStreamReporting } from './bytes.js';
+import { readStreamReporting } from './bytes.ts';
 import { open } from 'node:fs/promises';
 import { pipeline } from 'node:stream';
 import { parse, type CsvError } from 'csv-parse';
-import { normaliseCategory } from './category.js';
-import { describePlace, hasProse } from './describe.js';
-import { IngestError, type PlaceFeature, type PlaceGeometry, type ReaderOptions } from './feature.js';
-import { parseGeometry } from './geometry.js';
-import { parseWkt } from './wkt.js';
+import { normaliseCategory } from './category.ts';
+import { describePlace, hasProse } from './describe.ts';
+import { IngestError, type PlaceFeature, type PlaceGeometry, type ReaderOptions } from './feature.ts';
+import { parseGeometry } from './geometry.ts';
+import { parseWkt } from './wkt.ts';
 
 export interface CsvReadOptions extends ReaderOptions {
   /** Field delimiter; sniffed from the header line (`,` `;` tab `|`) when absent. */

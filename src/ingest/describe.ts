@@ -5,8 +5,8 @@
  * Wikivoyage bylines) keep their prose verbatim; everything else gets sentences assembled from tag
  * facts only, in a fixed order so the output is deterministic (the golden tests rely on it).
  */
-import { classifyOsmTags, categoryNoun, type GeometryKind } from './category.js';
-import type { PlaceFeature } from './feature.js';
+import { classifyOsmTags, categoryNoun, type GeometryKind } from './category.ts';
+import type { PlaceFeature } from './feature.ts';
 
 export interface DescribeContext {
   /** Street the place is on, from a spatial join; used only when the tags have no address street. */

@@ -8,10 +8,10 @@
  */
 import { existsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { detectDelimiter, readCsv, type CsvReadOptions } from './csv.js';
-import { IngestError, type PlaceFeature } from './feature.js';
-import { readGeoJson, type GeoJsonReadOptions } from './geojson.js';
-import { readOsmPbf, type OsmReadOptions } from './osm.js';
+import { detectDelimiter, readCsv, type CsvReadOptions } from './csv.ts';
+import { IngestError, type PlaceFeature } from './feature.ts';
+import { readGeoJson, type GeoJsonReadOptions } from './geojson.ts';
+import { readOsmPbf, type OsmReadOptions } from './osm.ts';
 
 export type PlaceFormat = 'osm-pbf' | 'geojson' | 'csv';
 

@@ -8,13 +8,13 @@
  * (GeoJSONSeq, RFC 8142, `.geojsonl` / `.geojsons` / `.ndjson`), which IS streamed line by line.
  */
 import { existsSync, statSync } from 'node:fs';
-import { readStreamReporting } from './bytes.js';
+import { readStreamReporting } from './bytes.ts';
 import { open, readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { normaliseCategory } from './category.js';
-import { describePlace, hasProse } from './describe.js';
-import { IngestError, type PlaceFeature, type ReaderOptions } from './feature.js';
-import { parseGeometry } from './geometry.js';
+import { normaliseCategory } from './category.ts';
+import { describePlace, hasProse } from './describe.ts';
+import { IngestError, type PlaceFeature, type ReaderOptions } from './feature.ts';
+import { parseGeometry } from './geometry.ts';
 
 export interface GeoJsonReadOptions extends ReaderOptions {
   /** Category for features without a `category` / `type` / `kind` property (Wikivoyage: `destination`). */

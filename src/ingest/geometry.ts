@@ -3,7 +3,7 @@
  * counter-clockwise and holes clockwise), point-in-ring, and validation of untrusted GeoJSON/WKT input.
  * Lon/lat are treated as planar: orientation and containment do not need geodesic accuracy.
  */
-import type { PlaceGeometry, Position } from './feature.js';
+import type { PlaceGeometry, Position } from './feature.ts';
 
 /** Twice the signed area of a closed ring (shoelace); > 0 means counter-clockwise. */
 export function ringSignedArea2(ring: readonly Position[]): number {

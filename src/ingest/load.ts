@@ -20,17 +20,17 @@
  * size: waiting rows are in the database, not in Node.
  */
 import { CompiledQuery, sql, type RawBuilder, type Transaction } from 'kysely';
-import type { Db } from '../db/database.js';
-import type { Database } from '../db/schema.js';
-import { CopyData, Script } from '../db/pglite-dialect.js';
-import type { Embedder } from '../embedding/embedder.js';
-import { ensureEmbeddingSpace } from '../embedding/space.js';
-import { isDistributed } from '../db/citus.js';
-import { PLACES_HNSW_INDEX } from '../db/indexes.js';
-import { ArrayColumns, CopyWriter, NonFiniteCoordinate, type ArrayElementType, type RowWriter } from './binary.js';
-import { bboxOf, ContextIndex, mayHaveStreet } from './context.js';
-import { describePlace, describeWithStreetSlot, STREET_SLOT } from './describe.js';
-import { IngestError, type PlaceFeature, type PlaceGeometry } from './feature.js';
+import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+import { CopyData, Script } from '../db/pglite-dialect.ts';
+import type { Embedder } from '../embedding/embedder.ts';
+import { ensureEmbeddingSpace } from '../embedding/space.ts';
+import { isDistributed } from '../db/citus.ts';
+import { PLACES_HNSW_INDEX } from '../db/indexes.ts';
+import { ArrayColumns, CopyWriter, NonFiniteCoordinate, type ArrayElementType, type RowWriter } from './binary.ts';
+import { bboxOf, ContextIndex, mayHaveStreet } from './context.ts';
+import { describePlace, describeWithStreetSlot, STREET_SLOT } from './describe.ts';
+import { IngestError, type PlaceFeature, type PlaceGeometry } from './feature.ts';
 
 export type LoadPhase = 'reading' | 'describing' | 'indexing';
 

@@ -2,8 +2,8 @@
  * Area semantics of OSM ways and relations, and the assembly of (multi)polygons from member ways. Pure
  * geometry over node ids and coordinates, apart from the streaming reader (osm.ts).
  */
-import type { PlaceGeometry, Position } from './feature.js';
-import { orientRing, pointInRing, ringSignedArea2 } from './geometry.js';
+import type { PlaceGeometry, Position } from './feature.ts';
+import { orientRing, pointInRing, ringSignedArea2 } from './geometry.ts';
 
 type Tags = Record<string, string>;
 

@@ -1,4 +1,4 @@
-import type { Position } from './feature.js';
+import type { Position } from './feature.ts';
 
 /**
  * Node coordinates, sorted by id for binary search: ids as float64 (OSM ids exceed 2^32 but stay

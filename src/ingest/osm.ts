@@ -15,16 +15,16 @@
  * extract tool writes); otherwise a clear IngestError asks for `osmium sort`.
  */
 import { createReadStream, existsSync } from 'node:fs';
-import { readStreamReporting } from './bytes.js';
+import { readStreamReporting } from './bytes.ts';
 import { pipeline } from 'node:stream';
 import { inflateSync } from 'node:zlib';
 import { OSMTransform, parse as parseBlock } from 'osm-pbf-parser-node';
-import { categoryForOsmTags, type GeometryKind } from './category.js';
-import { describePlace } from './describe.js';
-import { IngestError, type PlaceFeature, type PlaceGeometry, type Position, type ReaderOptions } from './feature.js';
-import { orientRing } from './geometry.js';
-import { AREA_RELATION_TYPES, assembleArea, isAreaTags, type Assembly, type WayPath } from './osm-areas.js';
-import { NodeIndex } from './osm-node-index.js';
+import { categoryForOsmTags, type GeometryKind } from './category.ts';
+import { describePlace } from './describe.ts';
+import { IngestError, type PlaceFeature, type PlaceGeometry, type Position, type ReaderOptions } from './feature.ts';
+import { orientRing } from './geometry.ts';
+import { AREA_RELATION_TYPES, assembleArea, isAreaTags, type Assembly, type WayPath } from './osm-areas.ts';
+import { NodeIndex } from './osm-node-index.ts';
 
 type Tags = Record<string, string>;
 interface OsmNode {
@@ -54,7 +54,7 @@ interface OsmRelation {
 type OsmEntity = OsmNode | OsmWay | OsmRelation;
 
 /** Counters filled while reading; pass an object in `OsmReadOptions.stats` to get them. */
-export { AREA_KEYS, assembleArea, isAreaTags, type WayPath } from './osm-areas.js';
+export { AREA_KEYS, assembleArea, isAreaTags, type WayPath } from './osm-areas.ts';
 
 export interface OsmReadStats {
   nodes: number;

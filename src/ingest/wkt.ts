@@ -4,8 +4,8 @@
  * Output is validated like GeoJSON input (ranges, closed rings, orientation).
  * Errors say what was expected and at which character, because WKT in spreadsheets is often hand-made.
  */
-import type { PlaceGeometry } from './feature.js';
-import { parseGeometry } from './geometry.js';
+import type { PlaceGeometry } from './feature.ts';
+import { parseGeometry } from './geometry.ts';
 
 type Token = { kind: 'word' | 'number' | '(' | ')' | ','; text: string; pos: number };
 

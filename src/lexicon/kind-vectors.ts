@@ -8,7 +8,7 @@
  * The threshold was chosen on the tuning half of the project's own check set (eval/sets/README.md): above the
  * best-scoring wrong approximate reading of that half.
  */
-import { wordVectors, type WordVectors } from './word-vectors.js';
+import { wordVectors, type WordVectors } from './word-vectors.ts';
 
 /** Cosine at or above which a need word is read as a known kind-of-place word. */
 export const KIND_SIMILARITY_THRESHOLD = 0.7;

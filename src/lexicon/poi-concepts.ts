@@ -12,7 +12,7 @@
  *   `tags` unless given. Cuisine/diet concepts have no category: they are tags on restaurants, cafés, etc.
  * - `nearM` is the radius of a vague "near" around a *reference* of this kind ("near the airport").
  */
-import type { PoiConcept, TagFilter } from './types.js';
+import type { PoiConcept, TagFilter } from './types.ts';
 
 /** Keys whose value is the primary category of a feature (what the ingest normalises to a category). */
 const PRIMARY_KEYS = new Set([

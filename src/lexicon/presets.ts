@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { PoiConcept } from './types.js';
+import type { PoiConcept } from './types.ts';
 
 /** Keys whose presets are places people go to; the first key of this list found in a preset's tags is its kind. */
 const PRIMARY_KEYS = ['amenity', 'shop', 'tourism', 'leisure', 'healthcare', 'office', 'craft', 'historic', 'emergency', 'club'] as const;

@@ -3,15 +3,15 @@
  * languages agree), references get ids and kinds, loose distances are attached, and the semantic residue,
  * cues, preference and confidence are derived.
  */
-import { poiConceptById } from '../lexicon/poi-concepts.js';
-import type { BrandIndex } from './brands.js';
-import { matchCues, matchTargets, QUALITY_CUES, referenceHeadConcept, type TargetResult } from './lexicon-match.js';
-import type { RefMention, Relation, SpatialParse, SpecRelation } from './parse-types.js';
-import { SPATIAL_FUNCTIONS } from '../spatial/functions/index.js';
-import type { SpatialFunctionSpec } from '../spatial/functions/spec.js';
-import { K_MAX, ROUTE_REF, DISTANCE_MAX_M, DISTANCE_MIN_M, type Constraint, type LonLat, type Reference, type ReferenceKind, type SpatialPlan } from './plan.js';
-import { classifyKindEn, classifyKindZh, safeHint, type GazetteerHint } from './references.js';
-import { clamp, foldKey, type Span } from './text.js';
+import { poiConceptById } from '../lexicon/poi-concepts.ts';
+import type { BrandIndex } from './brands.ts';
+import { matchCues, matchTargets, QUALITY_CUES, referenceHeadConcept, type TargetResult } from './lexicon-match.ts';
+import type { RefMention, Relation, SpatialParse, SpecRelation } from './parse-types.ts';
+import { SPATIAL_FUNCTIONS } from '../spatial/functions/index.ts';
+import type { SpatialFunctionSpec } from '../spatial/functions/spec.ts';
+import { K_MAX, ROUTE_REF, DISTANCE_MAX_M, DISTANCE_MIN_M, type Constraint, type LonLat, type Reference, type ReferenceKind, type SpatialPlan } from './plan.ts';
+import { classifyKindEn, classifyKindZh, safeHint, type GazetteerHint } from './references.ts';
+import { clamp, foldKey, type Span } from './text.ts';
 
 /** Defaults, in metres, for vague spatial words (conventions of the evaluation README and GeoQA literature). */
 export const DEFAULTS = {

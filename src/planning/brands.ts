@@ -3,8 +3,8 @@
  * caller builds the index from the places it holds (see src/spatial/brand-index.ts), so any chain the data
  * knows is understood, in any city, without a list kept by hand.
  */
-import type { TagFilter } from '../lexicon/types.js';
-import { foldKey, overlapsAny, type Span } from './text.js';
+import type { TagFilter } from '../lexicon/types.ts';
+import { foldKey, overlapsAny, type Span } from './text.ts';
 
 export interface BrandEntry {
   /** The `brand` tag value ("CVS Pharmacy"). */

@@ -6,11 +6,11 @@
  * that is open late" -> "Lincoln Center"), otherwise by stop words. Phrases are found left to right per
  * construction, most specific construction first; a span once used is not reused by a weaker one.
  */
-import { coordinatesAt, classifyKindEn, findCoordinates, safeHint, PLACE_TAIL, AREA_GENERIC_TAIL, LANDMARK_LAST, type GazetteerHint } from './references.js';
-import { isSingleWordTarget, isTargetPhrase } from './lexicon-match.js';
-import { emptyParse, type RefMention, type Relation, type SpatialParse, type Vague } from './parse-types.js';
-import type { Bearing } from './plan.js';
-import { EN_NUMBER_WORDS, findEnDistances, foldAligned, insideAny, overlapsAny, parseEnNumber, type DistanceMention, type Span } from './text.js';
+import { coordinatesAt, classifyKindEn, findCoordinates, safeHint, PLACE_TAIL, AREA_GENERIC_TAIL, LANDMARK_LAST, type GazetteerHint } from './references.ts';
+import { isSingleWordTarget, isTargetPhrase } from './lexicon-match.ts';
+import { emptyParse, type RefMention, type Relation, type SpatialParse, type Vague } from './parse-types.ts';
+import type { Bearing } from './plan.ts';
+import { EN_NUMBER_WORDS, findEnDistances, foldAligned, insideAny, overlapsAny, parseEnNumber, type DistanceMention, type Span } from './text.ts';
 
 interface Tok extends Span {
   text: string;

@@ -3,11 +3,11 @@
  * it: an opening preposition (离/距离/在/从/沿着...) or the start of the clause, and a closing spatial word
  * (附近/周边/最近/N米以内/之间/沿线/里...). Leading request words (请问, 我想找...) are then stripped.
  */
-import { classifyKindZh, findCoordinates, safeHint, type GazetteerHint } from './references.js';
-import { isTargetPhrase } from './lexicon-match.js';
-import { emptyParse, type RefMention, type Relation, type SpatialParse, type Vague } from './parse-types.js';
-import type { Bearing } from './plan.js';
-import { findZhDistances, insideAny, overlapsAny, parseZhNumber, ZH_NUM_RE, type DistanceMention, type Span } from './text.js';
+import { classifyKindZh, findCoordinates, safeHint, type GazetteerHint } from './references.ts';
+import { isTargetPhrase } from './lexicon-match.ts';
+import { emptyParse, type RefMention, type Relation, type SpatialParse, type Vague } from './parse-types.ts';
+import type { Bearing } from './plan.ts';
+import { findZhDistances, insideAny, overlapsAny, parseZhNumber, ZH_NUM_RE, type DistanceMention, type Span } from './text.ts';
 
 /** Clause punctuation (after NFKC, full-width ，？！ are ASCII). */
 const PUNCT = ',.?!;:。、()"\'\\[\\]{}<>《》【】…~';

@@ -5,14 +5,14 @@
  * with generated plurals; Chinese phrases as substrings. Spans that belong to references are masked first:
  * "Tompkins Square Park" must not yield a `park` target, nor "Staten Island Ferry Terminal" a ferry terminal.
  */
-import { wordVectors } from '../lexicon/word-vectors.js';
-import { buildKindVocabulary, guessKind, type KindGuess, type KindVocabulary } from '../lexicon/kind-vectors.js';
-import { poiConcepts, poiConceptById, FOOD_QUALIFIER_IDS, GENERIC_FOOD_HEAD_IDS } from '../lexicon/poi-concepts.js';
-import { presetConceptById, presetVocabulary } from '../lexicon/presets.js';
-import { englishVocabulary, glossChinese } from '../lexicon/zh-gloss.js';
-import type { PoiConcept, TagFilter } from '../lexicon/types.js';
-import { brandTags, matchBrands, type BrandIndex } from './brands.js';
-import { foldAligned, foldKey, overlapsAny, type Span } from './text.js';
+import { wordVectors } from '../lexicon/word-vectors.ts';
+import { buildKindVocabulary, guessKind, type KindGuess, type KindVocabulary } from '../lexicon/kind-vectors.ts';
+import { poiConcepts, poiConceptById, FOOD_QUALIFIER_IDS, GENERIC_FOOD_HEAD_IDS } from '../lexicon/poi-concepts.ts';
+import { presetConceptById, presetVocabulary } from '../lexicon/presets.ts';
+import { englishVocabulary, glossChinese } from '../lexicon/zh-gloss.ts';
+import type { PoiConcept, TagFilter } from '../lexicon/types.ts';
+import { brandTags, matchBrands, type BrandIndex } from './brands.ts';
+import { foldAligned, foldKey, overlapsAny, type Span } from './text.ts';
 
 export interface Token extends Span {
   /** Folded text of the token. */

@@ -7,14 +7,14 @@
  * reference carrying `opts.near` when given; otherwise the same reference without a point and confidence 0
  * (the server must then ask for a position rather than guess one).
  */
-import { assemble } from './assemble.js';
-import { parseChinese } from './grammar-zh.js';
-import { parseEnglish } from './grammar-en.js';
-import { LonLatSchema, SpatialPlanSchema, type LonLat, type SpatialPlan } from './plan.js';
-import type { BrandIndex } from './brands.js';
-import type { GazetteerHint } from './references.js';
-import { toSimplified } from '../lexicon/zh-gloss.js';
-import { detectLang, foldAligned, MAX_QUESTION_CHARS, normalizeQuestion } from './text.js';
+import { assemble } from './assemble.ts';
+import { parseChinese } from './grammar-zh.ts';
+import { parseEnglish } from './grammar-en.ts';
+import { LonLatSchema, SpatialPlanSchema, type LonLat, type SpatialPlan } from './plan.ts';
+import type { BrandIndex } from './brands.ts';
+import type { GazetteerHint } from './references.ts';
+import { toSimplified } from '../lexicon/zh-gloss.ts';
+import { detectLang, foldAligned, MAX_QUESTION_CHARS, normalizeQuestion } from './text.ts';
 
 export interface PlanOfflineOptions {
   /** The asker's position: anchors "near me" and questions that name no place. */

@@ -3,8 +3,8 @@
  * their positions, and spatial relations with the values the question states (defaults are applied later, in
  * one place, so that both languages resolve vague words identically).
  */
-import type { Constraint, LonLat, ReferenceKind } from './plan.js';
-import type { DistanceMention, Span } from './text.js';
+import type { Constraint, LonLat, ReferenceKind } from './plan.ts';
+import type { DistanceMention, Span } from './text.ts';
 
 export interface RefMention extends Span {
   /** As written (articles and possessive qualifiers stripped). */

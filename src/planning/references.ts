@@ -3,8 +3,8 @@
  * The cues are the words place names are built with, in any city; a gazetteer hint, when the caller has
  * one, takes precedence over them.
  */
-import type { LonLat, ReferenceKind } from './plan.js';
-import { foldAligned } from './text.js';
+import type { LonLat, ReferenceKind } from './plan.ts';
+import { foldAligned } from './text.ts';
 
 export type GazetteerHint = (text: string) => 'landmark' | 'street' | 'area' | 'city' | undefined;
 

@@ -6,9 +6,9 @@
  * compound containing a sense, or by sound) and the share of its own words accounted for. The index of name
  * words is built once per data version from the distinct names of the places table.
  */
-import { englishSkeleton, glossChinese, pinyinSkeletons, editDistance, type GlossSegment } from '../lexicon/zh-gloss.js';
-import { AREA_LAST, LANDMARK_LAST, STREET_LAST } from '../planning/references.js';
-import { normalizeName } from './names.js';
+import { englishSkeleton, glossChinese, pinyinSkeletons, editDistance, type GlossSegment } from '../lexicon/zh-gloss.ts';
+import { AREA_LAST, LANDMARK_LAST, STREET_LAST } from '../planning/references.ts';
+import { normalizeName } from './names.ts';
 
 /** Words that carry no identity in a name. */
 const STOP = new Set(['of', 'the', 'and', 'a', 'an', 'in', 'on', 'at', 'for', 'to', 'by', 'de', 'la', 'le']);

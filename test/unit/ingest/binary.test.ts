@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ArrayColumns, ByteWriter, CopyWriter, writeEwkb } from '../../../src/ingest/binary.js';
-import type { PlaceGeometry } from '../../../src/ingest/feature.js';
+import { ArrayColumns, ByteWriter, CopyWriter, writeEwkb } from '../../../src/ingest/binary.ts';
+import type { PlaceGeometry } from '../../../src/ingest/feature.ts';
 
 const hex = (g: PlaceGeometry) => {
   const w = new ByteWriter(16);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { areaM2, ContextIndex, mayHaveStreet, SMALL_AREA_M2, STREET_DISTANCE_M } from '../../../src/ingest/context.js';
-import { describePlace, describeWithStreetSlot, STREET_SLOT } from '../../../src/ingest/describe.js';
-import type { PlaceFeature, PlaceGeometry, Position } from '../../../src/ingest/feature.js';
+import { areaM2, ContextIndex, mayHaveStreet, SMALL_AREA_M2, STREET_DISTANCE_M } from '../../../src/ingest/context.ts';
+import { describePlace, describeWithStreetSlot, STREET_SLOT } from '../../../src/ingest/describe.ts';
+import type { PlaceFeature, PlaceGeometry, Position } from '../../../src/ingest/feature.ts';
 
 // A local frame in metres around Midtown: x east, y north.
 const LON0 = -73.99;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { readCsv } from '../../../src/ingest/csv.js';
-import { IngestError, type PlaceFeature } from '../../../src/ingest/feature.js';
-import { parseWkt } from '../../../src/ingest/wkt.js';
-import { tempFile } from './data.js';
+import { readCsv } from '../../../src/ingest/csv.ts';
+import { IngestError, type PlaceFeature } from '../../../src/ingest/feature.ts';
+import { parseWkt } from '../../../src/ingest/wkt.ts';
+import { tempFile } from './data.ts';
 
 async function collect(it: AsyncIterable<PlaceFeature>): Promise<PlaceFeature[]> {
   const out: PlaceFeature[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CATEGORY_RULES, categoryForOsmTags, normaliseCategory } from '../../../src/ingest/category.js';
-import { describePlace } from '../../../src/ingest/describe.js';
-import type { PlaceFeature } from '../../../src/ingest/feature.js';
+import { CATEGORY_RULES, categoryForOsmTags, normaliseCategory } from '../../../src/ingest/category.ts';
+import { describePlace } from '../../../src/ingest/describe.ts';
+import type { PlaceFeature } from '../../../src/ingest/feature.ts';
 
 function osm(tags: Record<string, string>, geometry: PlaceFeature['geometry'] = { type: 'Point', coordinates: [-73.99, 40.75] }): PlaceFeature {
   const kind = geometry.type === 'Point' ? 'point' : geometry.type === 'LineString' ? 'line' : 'area';

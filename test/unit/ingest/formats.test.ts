@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { IngestError } from '../../../src/ingest/feature.js';
-import { detectFormat, readPlaces } from '../../../src/ingest/formats.js';
-import { hasMidtown, MIDTOWN_PBF, needs, tempFile } from './data.js';
+import { IngestError } from '../../../src/ingest/feature.ts';
+import { detectFormat, readPlaces } from '../../../src/ingest/formats.ts';
+import { hasMidtown, MIDTOWN_PBF, needs, tempFile } from './data.ts';
 
 describe('detectFormat / readPlaces', () => {
   it('detects GeoJSON and CSV by content', async () => {

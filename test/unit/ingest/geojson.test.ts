@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { IngestError, type PlaceFeature } from '../../../src/ingest/feature.js';
-import { readGeoJson } from '../../../src/ingest/geojson.js';
-import { hasNeighborhoods, hasWikivoyage, NEIGHBORHOODS, needs, tempFile, WIKIVOYAGE } from './data.js';
+import { IngestError, type PlaceFeature } from '../../../src/ingest/feature.ts';
+import { readGeoJson } from '../../../src/ingest/geojson.ts';
+import { hasNeighborhoods, hasWikivoyage, NEIGHBORHOODS, needs, tempFile, WIKIVOYAGE } from './data.ts';
 
 async function collect(it: AsyncIterable<PlaceFeature>): Promise<PlaceFeature[]> {
   const out: PlaceFeature[] = [];

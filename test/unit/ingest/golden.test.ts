@@ -6,12 +6,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ContextIndex } from '../../../src/ingest/context.js';
-import { describePlace } from '../../../src/ingest/describe.js';
-import type { PlaceFeature } from '../../../src/ingest/feature.js';
-import { readGeoJson } from '../../../src/ingest/geojson.js';
-import { readOsmPbf } from '../../../src/ingest/osm.js';
-import { hasMidtown, hasNeighborhoods, MIDTOWN_PBF, NEIGHBORHOODS, needs } from './data.js';
+import { ContextIndex } from '../../../src/ingest/context.ts';
+import { describePlace } from '../../../src/ingest/describe.ts';
+import type { PlaceFeature } from '../../../src/ingest/feature.ts';
+import { readGeoJson } from '../../../src/ingest/geojson.ts';
+import { readOsmPbf } from '../../../src/ingest/osm.ts';
+import { hasMidtown, hasNeighborhoods, MIDTOWN_PBF, NEIGHBORHOODS, needs } from './data.ts';
 
 const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../golden/descriptions');
 const UPDATE = process.env.UPDATE_GOLDEN === '1';

@@ -1,10 +1,10 @@
 import { area as turfArea, booleanPointInPolygon } from '@turf/turf';
 import { createOSMStream } from 'osm-pbf-parser-node';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { PlaceFeature, Position } from '../../../src/ingest/feature.js';
-import { assembleArea, emptyOsmStats, isAreaTags, readOsmPbf, type WayPath } from '../../../src/ingest/osm.js';
+import type { PlaceFeature, Position } from '../../../src/ingest/feature.ts';
+import { assembleArea, emptyOsmStats, isAreaTags, readOsmPbf, type WayPath } from '../../../src/ingest/osm.ts';
 import { readFileSync } from 'node:fs';
-import { hasMidtown, MIDTOWN_PBF, needs, tempFile } from './data.js';
+import { hasMidtown, MIDTOWN_PBF, needs, tempFile } from './data.ts';
 
 /** Twice the signed area; > 0 = counter-clockwise. Written here again so the test does not trust the code under test. */
 function signedArea2(ring: Position[]): number {

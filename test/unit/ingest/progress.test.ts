@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { etaSeconds, progressLine } from '../../../src/cli/progress.js';
-import { readPlaces } from '../../../src/ingest/formats.js';
-import { hasMidtown, MIDTOWN_PBF, needs, tempFile } from './data.js';
+import { etaSeconds, progressLine } from '../../../src/cli/progress.ts';
+import { readPlaces } from '../../../src/ingest/formats.ts';
+import { hasMidtown, MIDTOWN_PBF, needs, tempFile } from './data.ts';
 
 describe('progress line', () => {
   it('estimates the time left from the share of the input done', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createWordVectors, wordVectors } from '../../../src/lexicon/word-vectors.js';
+import { createWordVectors, wordVectors } from '../../../src/lexicon/word-vectors.ts';
 
 describe('word vectors (GloVe table shipped in src/lexicon/data)', () => {
   const wv = wordVectors();

@@ -1,5 +1,5 @@
 /** Compact views of a plan, so tests read like the question they check. */
-import type { Constraint, SpatialPlan } from '../../../src/planning/plan.js';
+import type { Constraint, SpatialPlan } from '../../../src/planning/plan.ts';
 
 /** The reference text a constraint points at ('route' for the route line). */
 export function refText(plan: SpatialPlan, id: string): string {

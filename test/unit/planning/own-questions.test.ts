@@ -7,9 +7,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { planOffline } from '../../../src/planning/offline-planner.js';
-import { SpatialPlanSchema } from '../../../src/planning/plan.js';
-import { constraintsOf } from './helpers.js';
+import { planOffline } from '../../../src/planning/offline-planner.ts';
+import { SpatialPlanSchema } from '../../../src/planning/plan.ts';
+import { constraintsOf } from './helpers.ts';
 
 const DEV_FILE = process.env.SPATIAL_QA_SET ?? resolve(process.cwd(), 'eval/sets/midtown-own.jsonl');
 

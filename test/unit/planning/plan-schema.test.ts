@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { SpatialPlanSchema, type SpatialPlan } from '../../../src/planning/plan.js';
+import { SpatialPlanSchema, type SpatialPlan } from '../../../src/planning/plan.ts';
 
 const base: SpatialPlan = {
   references: [

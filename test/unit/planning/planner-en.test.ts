@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { planOffline } from '../../../src/planning/offline-planner.js';
-import { SpatialPlanSchema } from '../../../src/planning/plan.js';
-import { constraintsOf, refOf } from './helpers.js';
+import { planOffline } from '../../../src/planning/offline-planner.ts';
+import { SpatialPlanSchema } from '../../../src/planning/plan.ts';
+import { constraintsOf, refOf } from './helpers.ts';
 
 /** Every plan in this file must also be a valid HTTP payload. */
 function plan(q: string, opts?: Parameters<typeof planOffline>[1]) {

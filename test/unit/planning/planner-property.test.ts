@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { planOffline, type PlanOfflineOptions } from '../../../src/planning/offline-planner.js';
-import { DISTANCE_MAX_M, DISTANCE_MIN_M, K_MAX, SpatialPlanSchema, type SpatialPlan } from '../../../src/planning/plan.js';
+import { planOffline, type PlanOfflineOptions } from '../../../src/planning/offline-planner.ts';
+import { DISTANCE_MAX_M, DISTANCE_MIN_M, K_MAX, SpatialPlanSchema, type SpatialPlan } from '../../../src/planning/plan.ts';
 
 /** Pieces of questions, hostile text and odd numbers, recombined at random. */
 const FRAGMENTS = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { poiConcepts, poiConceptById, FOOD_QUALIFIER_IDS } from '../../../src/lexicon/poi-concepts.js';
-import { TagFilterSchema } from '../../../src/planning/plan.js';
+import { poiConcepts, poiConceptById, FOOD_QUALIFIER_IDS } from '../../../src/lexicon/poi-concepts.ts';
+import { TagFilterSchema } from '../../../src/planning/plan.ts';
 
 describe('poiConcepts lexicon', () => {
   it('is broad: 150+ kinds of places with unique snake_case ids', () => {

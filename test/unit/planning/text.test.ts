@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findEnDistances, findZhDistances, foldAligned, normalizeQuestion, parseEnNumber, parseZhNumber, MAX_QUESTION_CHARS } from '../../../src/planning/text.js';
-import { findCoordinates } from '../../../src/planning/references.js';
+import { findEnDistances, findZhDistances, foldAligned, normalizeQuestion, parseEnNumber, parseZhNumber, MAX_QUESTION_CHARS } from '../../../src/planning/text.ts';
+import { findCoordinates } from '../../../src/planning/references.ts';
 
 describe('numbers', () => {
   it.each<[string, number]>([
