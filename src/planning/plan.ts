@@ -9,7 +9,8 @@
 import { z } from 'zod';
 
 export const DISTANCE_MIN_M = 1;
-export const DISTANCE_MAX_M = 50_000;
+/** World-scale questions ("cities within 200 km of Munich") stay below this. */
+export const DISTANCE_MAX_M = 1_000_000;
 export const K_MAX = 50;
 /** Reserved reference id: the line of `route` (from -> to). Only valid when `route` is set. */
 export const ROUTE_REF = 'route';

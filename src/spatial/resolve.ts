@@ -56,7 +56,7 @@ interface GazetteerRow {
 
 /** How good a polygon of each category is as an "inside X" area: named districts first, then parks, then generic places. */
 const AREA_CATEGORY_RANK: Record<string, number> = {
-  neighbourhood: 3, suburb: 3, quarter: 3, borough: 3, city: 3, town: 3, village: 3,
+  country: 3, neighbourhood: 3, suburb: 3, quarter: 3, borough: 3, city: 3, town: 3, village: 3,
   park: 2, garden: 2, square: 2, nature_reserve: 2,
   administrative_area: 1, district: 1, place: 1,
 };
@@ -90,7 +90,7 @@ export async function resolveReferences(db: Db, plan: SpatialPlan, near?: LonLat
     const anchor = resolved[0]?.centroid ?? near;
     const shape = usage.get(ref.id) ?? 'point';
     // The anchor only decides between same-name places; rounded to ~100 m it still does, and repeats.
-    const key = JSON.stringify([ref.text, ref.kind, shape, anchor && [anchor.lon.toFixed(3), anchor.lat.toFixed(3)]]);
+    const key = JSON.stringify([ref.text, ref.kind, ref.context, shape, anchor && [anchor.lon.toFixed(3), anchor.lat.toFixed(3)]]);
     cache ??= await namedCache(db);
     let result = cache.get(key);
     if (!result) {
@@ -425,6 +425,11 @@ async function pickCluster(
     const [first, second] = byDistance;
     if (metresBetween(first![0]!, anchor) * 3 < metresBetween(second![0]!, anchor)) return first;
   }
+  // A gazetteer's prominence: a city ten times as populous as every other of its name is the one meant
+  // (Paris, France rather than Paris, Texas); closer sizes are asked about.
+  const populations = clusters.map((c) => Math.max(...c.map(population)));
+  const largest = populations.indexOf(Math.max(...populations));
+  if (populations[largest]! > 0 && populations.every((p, i) => i === largest || p * 10 <= populations[largest]!)) return clusters[largest];
   // Where the data is: a place surrounded by many known places beats one at the edge of the map.
   const densities = await Promise.all(
     clusters.map(async (c) => {
@@ -453,14 +458,38 @@ function clarify(text: string, rows: GazetteerRow[]): Clarification {
       placeId: r.id,
       lon: round6(r.lon),
       lat: round6(r.lat),
-      hint: [r.category, r.tags['addr:street'], r.tags.borough].filter(Boolean).join(', '),
+      hint: placeHint(r),
     });
     if (options.length >= 8) break;
   }
-  return { question: `Several places match "${text}". Which one do you mean?`, reference: text, options };
+  const listed = options.slice(0, 4).map((o) => (o.hint ? `${o.name} (${o.hint})` : o.name));
+  const more = options.length > listed.length ? `, or ${options.length - listed.length} more` : '';
+  return { question: `Several places match "${text}": ${listed.join('; ')}${more}. Which one do you mean?`, reference: text, options };
 }
 
 const round6 = (v: number) => Math.round(v * 1e6) / 1e6;
+
+/** A place's population from its tags (GeoNames cities carry one), 0 when unknown. */
+function population(r: GazetteerRow): number {
+  const n = Number(r.tags.population);
+  return Number.isFinite(n) && n > 0 ? n : 0;
+}
+
+/** What tells same-name options apart: "Texas, United States — 25 k" for a city, the street for a shop. */
+function placeHint(r: GazetteerRow): string {
+  if (r.tags.country) {
+    const where = [r.tags.admin1, r.tags.country].filter(Boolean).join(', ');
+    const n = population(r);
+    return n ? `${where} — ${populationText(n)}` : where;
+  }
+  return [r.category, r.tags['addr:street'], r.tags.borough].filter(Boolean).join(', ');
+}
+
+export function populationText(n: number): string {
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)} M`;
+  if (n >= 1_000) return `${Math.round(n / 1_000)} k`;
+  return String(n);
+}
 
 async function featureReference(
   db: Db,

@@ -3,6 +3,7 @@ import type { Db } from '../db/database.ts';
 import { toVectorLiteral } from '../embedding/space.ts';
 import type { Constraint, SpatialPlan } from '../planning/plan.ts';
 import { hasTargets, ROUTE_REF } from '../planning/plan.ts';
+import { poiConceptById } from '../lexicon/poi-concepts.ts';
 import type { GeoJsonGeometry, ResolvedReference } from './resolve.ts';
 import { estimatedMatches, targetStatistics } from './tag-statistics.ts';
 
@@ -129,11 +130,20 @@ export function nearMissMargin(c: Constraint): number {
 }
 
 /** Metres from the constraint's geometry within which it holds (inside/intersects: on the geometry itself). */
-function satisfiedReach(c: Constraint): number {
+function satisfiedReach(c: Constraint, nearestM = NEAREST_WINDOW_M): number {
   if (c.fn === 'within_distance') return c.distanceM;
   if (c.fn === 'along' || c.fn === 'between') return c.bufferM;
-  if (c.fn === 'nearest') return NEAREST_WINDOW_M;
+  if (c.fn === 'nearest') return nearestM;
   return 0;
+}
+
+/**
+ * How far a nearest question looks: NEAREST_WINDOW_M, or ten times the near distance of the kind of place
+ * asked for when that is larger (the nearest cities to a city are tens of kilometres away, not 3 km).
+ */
+export function nearestWindow(plan: SpatialPlan): number {
+  const nearM = plan.targets.concepts.map((id) => poiConceptById.get(id)?.nearM ?? 0);
+  return Math.max(NEAREST_WINDOW_M, 10 * Math.max(0, ...nearM));
 }
 
 /** Metres from the constraint's geometry within which the semantic pool is drawn. */
@@ -142,8 +152,8 @@ function semanticReach(c: Constraint): number {
 }
 
 /** Metres from the constraint's geometry within which candidates are fetched (the reach plus near misses). */
-function windowReach(c: Constraint): number {
-  return c.fn === 'nearest' ? NEAREST_WINDOW_M : satisfiedReach(c) + nearMissMargin(c);
+function windowReach(c: Constraint, nearestM = NEAREST_WINDOW_M): number {
+  return c.fn === 'nearest' ? nearestM : satisfiedReach(c) + nearMissMargin(c);
 }
 
 function boundsOf(geometry: GeoJsonGeometry): Envelope {
@@ -368,7 +378,8 @@ export function buildRetrievalQuery(input: RetrieveInput) {
   const { plan } = input;
   const refs = new Map(input.references.map((r) => [r.id, r]));
   const geometries = plan.constraints.map((c) => constraintGeometry(c, refs, plan));
-  const windows = plan.constraints.map((c, i) => windowBoxes(geometries[i]!, windowReach(c)));
+  const nearestM = nearestWindow(plan);
+  const windows = plan.constraints.map((c, i) => windowBoxes(geometries[i]!, windowReach(c, nearestM)));
   const semanticWindows = plan.constraints.map((c, i) => windowBoxes(geometries[i]!, semanticReach(c)));
   const driver = windows.reduce((best, w, i) => (boxArea(w) < boxArea(windows[best]!) ? i : best), 0);
   const frame = planarFrame(windows.flat());
@@ -401,7 +412,7 @@ export function buildRetrievalQuery(input: RetrieveInput) {
   const candidate = sql<boolean>`p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
         AND NOT (p.id = ANY(${referencePlaceIds}::bigint[])) AND NOT (p.name = ANY(${referenceNames}::text[]))`;
   const d = (i: number) => sql<number>`m.distances[${sql.raw(String(i + 1))}]`;
-  const measuredInWindow = sql.join(plan.constraints.map((c, i) => sql`${d(i)} <= ${windowReach(c)}`), sql` AND `);
+  const measuredInWindow = sql.join(plan.constraints.map((c, i) => sql`${d(i)} <= ${windowReach(c, nearestM)}`), sql` AND `);
   const allSatisfied = sql.join(compiled.map((c, i) => c.satisfied(d(i))), sql` AND `);
   const order = hasNearest
     ? sql`tag_match DESC, d0 ASC`
