@@ -2,14 +2,14 @@ import type { Db } from '../db/database.ts';
 import type { Embedder } from '../embedding/embedder.ts';
 import { offlineSimilarities, queryEmbedderFor, type Degradation } from '../embedding/query-embedding.ts';
 import type { Logger } from '../log.ts';
-import type { LonLat, SpatialPlan } from '../planning/plan.ts';
+import { hasTargets, type LonLat, type SpatialPlan } from '../planning/plan.ts';
 import { brandIndex } from '../spatial/brand-index.ts';
 import { planQuestion, type LlmPlanner, type PlannerChoice } from '../planning/planner.ts';
 import { chooseTradeOff, rankCandidates, topAnswers, type RankedCandidate, type RankOptions } from '../ranking/rank.ts';
 import { normalizeName } from '../spatial/names.ts';
 import { resolveReferences, type Clarification, type ResolvedReference } from '../spatial/resolve.ts';
-import { placeDetails, retrieveCandidates } from '../spatial/retrieve.ts';
-import { composeAnswer, explainCandidate } from './answer.ts';
+import { placeDetails, retrieveCandidates, SPATIAL_POOL, TAGGED_POOL } from '../spatial/retrieve.ts';
+import { composeAnswer, countMatches, explainCandidate } from './answer.ts';
 
 export interface AskInput {
   question: string;
@@ -171,7 +171,10 @@ export async function ask(deps: AskDeps, input: AskInput): Promise<AskResult> {
     clock.lap('offlineDense');
   }
 
-  const shown = topAnswers(dropDuplicates(rankCandidates(plan, retrieval.candidates, base.tradeOff, input.rankOptions)), input.k, input.rankOptions);
+  const ranked = dropDuplicates(rankCandidates(plan, retrieval.candidates, base.tradeOff, input.rankOptions));
+  const shown = topAnswers(ranked, input.k, input.rankOptions);
+  // A count that reaches the pool it comes from is a lower bound: the tagged pool, or the spatial one.
+  const count = countMatches(plan, ranked, hasTargets(plan) ? TAGGED_POOL : SPATIAL_POOL);
   clock.lap('rank');
 
   const details = await placeDetails(deps.db, shown.map((c) => c.id));
@@ -186,7 +189,7 @@ export async function ask(deps: AskDeps, input: AskInput): Promise<AskResult> {
     pareto: c.pareto,
     why: explainCandidate(c, plan, refs, details.get(c.id)?.tags ?? {}),
   }));
-  const answer = composeAnswer(plan, shown, refs);
+  const answer = composeAnswer(plan, shown, refs, count);
   clock.lap('answer');
   return {
     ...base,

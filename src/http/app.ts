@@ -8,6 +8,7 @@ import { readTrace, type ReplicaSet } from '../db/replicas.ts';
 import type { Embedder } from '../embedding/embedder.ts';
 import { placesRoutes } from '../places/places.routes.ts';
 import { askRoutes } from '../ask/ask.routes.ts';
+import { exampleQuestions } from '../web/examples.ts';
 import type { LlmPlanner } from '../planning/llm-planner.ts';
 import { toolsRoutes } from '../tools/tools.routes.ts';
 import { webRoutes } from '../web/web.routes.ts';
@@ -92,7 +93,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/', toolsRoutes(deps.db, deps.embedder, readDb));
   // Workflow memory management stays on the primary: it is administration (behind API_KEY), not traffic.
   app.route('/', memoryRoutes(deps.db, deps.sopWriter ? { sopWriter: deps.sopWriter } : {}));
-  app.route('/', webRoutes({ db: readDb }));
+  app.route('/', webRoutes({ db: readDb, examples: () => exampleQuestions({ db: askDb, embedder: deps.embedder }) }));
   app.route('/', operationsRoutes(deps.db, deps.embedder, deps.dumpDataDir));
 
   app.doc31('/openapi.json', {

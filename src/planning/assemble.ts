@@ -101,6 +101,9 @@ export function assemble(input: AssembleInput): SpatialPlan {
   notes.push(...targets.notes);
 
   const nearM = (slot: Slot): { m: number; why: string } => {
+    // A kind of place asked for at a city's scale or more ("towns near Lyon": the neighbouring towns) sets it.
+    const wanted = targetNearM(targets);
+    if (wanted >= DEFAULTS.nearCityM) return { m: wanted, why: targets.concepts.join(', ') };
     if (slot.kind === 'city') return { m: DEFAULTS.nearCityM, why: 'city' };
     if (slot.mention.user || slot.kind === 'coordinates') return { m: targetNearM(targets), why: 'position' };
     const head = referenceHeadConcept(slot.mention.text);

@@ -11,7 +11,7 @@ export interface ResolvedReference {
   id: string;
   text: string;
   /** What it was matched to (absent for coordinates). */
-  match?: { placeId?: number; name: string; sourceId?: string; category: string | null };
+  match?: { placeId?: number; name: string; sourceId?: string; category: string | null; hint?: string };
   /** `point` for landmarks and coordinates (a polygon landmark is represented by its centroid), `polygon` for areas, `line` for streets. */
   shape: 'point' | 'polygon' | 'line';
   /** GeoJSON geometry the constraints are measured against. */
@@ -285,8 +285,11 @@ async function resolveNamed(
     const streets = rows.filter((r) => isLine(r) && r.category === 'street');
     if (streets.length) rows = streets;
   } else if (shape === 'polygon') {
+    // An outline when one matches the name as well as anything does ("in Japan"); a place known only as a
+    // point (a city of the world seed) is not traded for a polygon of another name ("Springfield Gardens").
     const areas = rows.filter(isPolygon);
-    if (areas.length) rows = areas;
+    const bestOf = (some: GazetteerRow[]) => Math.max(0, ...some.map((r) => nameScore(r, text)));
+    if (areas.length && bestOf(areas) >= bestOf(rows) - 0.05) rows = areas;
   }
   const scored = rows.map((r) => ({ row: r, score: nameScore(r, text) })).filter((s) => s.score >= 0.35);
   // A Chinese name the data does not carry: read it through its English gloss (and sound) instead.
@@ -504,7 +507,7 @@ async function featureReference(
   return {
     id: ref.id,
     text: ref.text,
-    match: { placeId: row.id, name: row.name, sourceId: row.source_id, category: row.category },
+    match: { placeId: row.id, name: row.name, sourceId: row.source_id, category: row.category, hint: placeHint(row) },
     shape: asArea ? 'polygon' : 'point',
     geometry: JSON.parse(rows[0]!.geometry),
     centroid: { lon: row.lon, lat: row.lat },

@@ -409,7 +409,10 @@ export function buildRetrievalQuery(input: RetrieveInput) {
       : sql`p.geom <-> ${near}`;
   const inWindow = windowSql(windows, driver);
   // The same clauses as the partial indexes of migration 0007, so that the planner can use them.
+  // A country's outline holds every place in it at distance 0: a candidate only when countries are asked for.
+  const containers = plan.targets.categories.includes('country') ? [] : ['country'];
   const candidate = sql<boolean>`p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
+        AND NOT (coalesce(p.category, '') = ANY(${containers}::text[]))
         AND NOT (p.id = ANY(${referencePlaceIds}::bigint[])) AND NOT (p.name = ANY(${referenceNames}::text[]))`;
   const d = (i: number) => sql<number>`m.distances[${sql.raw(String(i + 1))}]`;
   const measuredInWindow = sql.join(plan.constraints.map((c, i) => sql`${d(i)} <= ${windowReach(c, nearestM)}`), sql` AND `);
