@@ -451,7 +451,8 @@ async function pickCluster(
 function clarify(text: string, rows: GazetteerRow[]): Clarification {
   const seen = new Set<string>();
   const options: ClarificationOption[] = [];
-  for (const r of rows) {
+  // The most populous first (a gazetteer's order; places without a population keep theirs).
+  for (const r of [...rows].sort((a, b) => population(b) - population(a))) {
     const key = `${normalizeName(r.name)}@${Math.round(r.lon * 200)},${Math.round(r.lat * 200)}`;
     if (seen.has(key)) continue;
     seen.add(key);
