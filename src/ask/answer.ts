@@ -38,13 +38,10 @@ export interface MatchCount {
   kindFound: boolean;
 }
 
-export function countMatches(plan: SpatialPlan, ranked: RankedCandidate[], poolLimit: number): MatchCount {
+export function countMatches(plan: SpatialPlan, ranked: RankedCandidate[], poolFull: boolean): MatchCount {
   const targeted = hasTargets(plan);
   const fits = (c: RankedCandidate) => c.satisfied.every(Boolean) && (!targeted || c.tagMatch);
-  const matches = ranked.filter(fits).length;
-  // The pool the matches come from was full: more may lie beyond it.
-  const pooled = targeted ? ranked.filter((c) => c.tagMatch).length : ranked.length;
-  return { matches, atLeast: pooled >= poolLimit, kindFound: !targeted || ranked.some((c) => c.tagMatch) };
+  return { matches: ranked.filter(fits).length, atLeast: poolFull, kindFound: !targeted || ranked.some((c) => c.tagMatch) };
 }
 
 /**

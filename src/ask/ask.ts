@@ -8,7 +8,7 @@ import { planQuestion, type LlmPlanner, type PlannerChoice } from '../planning/p
 import { chooseTradeOff, rankCandidates, topAnswers, type RankedCandidate, type RankOptions } from '../ranking/rank.ts';
 import { normalizeName } from '../spatial/names.ts';
 import { resolveReferences, type Clarification, type ResolvedReference } from '../spatial/resolve.ts';
-import { placeDetails, retrieveCandidates, SPATIAL_POOL, TAGGED_POOL } from '../spatial/retrieve.ts';
+import { placeDetails, retrieveCandidates, SPATIAL_POOL } from '../spatial/retrieve.ts';
 import { composeAnswer, countMatches, explainCandidate } from './answer.ts';
 
 export interface AskInput {
@@ -173,8 +173,8 @@ export async function ask(deps: AskDeps, input: AskInput): Promise<AskResult> {
 
   const ranked = dropDuplicates(rankCandidates(plan, retrieval.candidates, base.tradeOff, input.rankOptions));
   const shown = topAnswers(ranked, input.k, input.rankOptions);
-  // A count that reaches the pool it comes from is a lower bound: the tagged pool, or the spatial one.
-  const count = countMatches(plan, ranked, hasTargets(plan) ? TAGGED_POOL : SPATIAL_POOL);
+  // A count from a pool that was full is a lower bound: the tagged pool, or the spatial one.
+  const count = countMatches(plan, ranked, hasTargets(plan) ? retrieval.taggedPoolFull : retrieval.candidates.length >= SPATIAL_POOL);
   clock.lap('rank');
 
   const details = await placeDetails(deps.db, shown.map((c) => c.id));

@@ -60,6 +60,8 @@ export interface RetrievalQuery {
 
 export interface RetrievalResult {
   candidates: Candidate[];
+  /** The tagged pool reached TAGGED_POOL: more places of the kind asked for may lie beyond it. */
+  taggedPoolFull: boolean;
   query: RetrievalQuery;
 }
 
@@ -410,9 +412,8 @@ export function buildRetrievalQuery(input: RetrieveInput) {
   const inWindow = windowSql(windows, driver);
   // The same clauses as the partial indexes of migration 0007, so that the planner can use them.
   // A country's outline holds every place in it at distance 0: a candidate only when countries are asked for.
-  const containers = plan.targets.categories.includes('country') ? [] : ['country'];
-  const candidate = sql<boolean>`p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
-        AND NOT (coalesce(p.category, '') = ANY(${containers}::text[]))
+  const noCountries = plan.targets.categories.includes('country') ? sql`` : sql` AND coalesce(p.category, '') <> 'country'`;
+  const candidate = sql<boolean>`p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'${noCountries}
         AND NOT (p.id = ANY(${referencePlaceIds}::bigint[])) AND NOT (p.name = ANY(${referenceNames}::text[]))`;
   const d = (i: number) => sql<number>`m.distances[${sql.raw(String(i + 1))}]`;
   const measuredInWindow = sql.join(plan.constraints.map((c, i) => sql`${d(i)} <= ${windowReach(c, nearestM)}`), sql` AND `);
@@ -476,6 +477,7 @@ export function buildRetrievalQuery(input: RetrieveInput) {
     tag_match: boolean;
     sem_sim: number | null;
     spa_sim: number | null;
+    tagged_n: number;
   }>`
     WITH tagged AS MATERIALIZED (
       ${tagged}
@@ -502,7 +504,7 @@ export function buildRetrievalQuery(input: RetrieveInput) {
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim
+           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates`;
 }
 
@@ -545,7 +547,7 @@ async function runRetrieval(db: Db, input: RetrieveInput): Promise<RetrievalResu
     semanticSimilarity: r.sem_sim,
     spatialSimilarity: r.spa_sim,
   }));
-  return { candidates, query: { sql: compiled.sql, parameters: [...compiled.parameters] } };
+  return { candidates, taggedPoolFull: (rows[0]?.tagged_n ?? 0) >= TAGGED_POOL, query: { sql: compiled.sql, parameters: [...compiled.parameters] } };
 }
 
 export interface PlaceDetails {

@@ -14,7 +14,7 @@ import { countRows, createTestDatabaseLocation, testMode, type TestDatabaseLocat
 interface AskBody {
   answer: string;
   candidates: { id: number; name: string; category: string | null; distanceM: number }[];
-  plan: { targets: { tags: [string, string[]][] } };
+  plan: { targets: { tags: [string, string[]][]; categories: string[] } };
   reference: { features: { geometry: unknown; properties: { placeId: number | null; name: string | null } }[] };
   clarification?: { question: string; options: { name: string; hint: string; placeId?: number }[] };
 }
@@ -65,10 +65,13 @@ async function nearestCities(refId: number, k: number): Promise<number[]> {
   return rows.map((r) => Number(r.id));
 }
 
-/** Places of the asked kind (the plan's tag targets) within `metres` of the answer's reference geometry. */
+/** Places of the asked kind (the plan's tag or category targets) within `metres` of the answer's reference geometry. */
 async function taggedWithin(body: AskBody, metres: number): Promise<Map<number, number>> {
   const geometry = JSON.stringify(body.reference.features[0]!.geometry);
-  const tagged = sql.join(body.plan.targets.tags.map(([key, values]) => sql`p.tags->>${key} = ANY(${values}::text[])`), sql` OR `);
+  const tagged = sql.join(
+    [...body.plan.targets.tags.map(([key, values]) => sql`p.tags->>${key} = ANY(${values}::text[])`), sql`p.category = ANY(${body.plan.targets.categories}::text[])`],
+    sql` OR `,
+  );
   const { rows } = await sql<{ id: number; d: number }>`
     SELECT p.id, ST_Distance(p.geog, ST_SetSRID(ST_GeomFromGeoJSON(${geometry}), 4326)::geography) AS d FROM places p
     WHERE p.name IS NOT NULL AND (${tagged})
@@ -167,13 +170,24 @@ describe(`first run: default seed, then questions over HTTP checked against SQL 
       expectWithin(body, new Set(rows.map((r) => Number(r.id))));
     });
 
-    it('"Paris, Texas": the context picks the Texan one; none within 20 km, said so with the closest', async () => {
-      const texas = (await sql<{ id: number }>`
-        SELECT id FROM places WHERE category = 'city' AND name = 'Paris' AND tags->>'admin1' = 'Texas'`.execute(db)).rows[0]!;
-      expect((await citiesWithin(Number(texas.id), 20_000)).size).toBe(0);
+    it('"Paris, Texas": the context picks the Texan one; no city in the data within 20 km, said so', async () => {
+      const texas = Number((await sql<{ id: number }>`
+        SELECT id FROM places WHERE category = 'city' AND name = 'Paris' AND tags->>'admin1' = 'Texas'`.execute(db)).rows[0]!.id);
+      expect((await citiesWithin(texas, 20_000)).size).toBe(0);
       const body = await askHttp('Which cities are within 20 km of Paris, Texas?');
-      expect(body.answer).toMatch(/^I found no cities within 20 km of Paris, Texas\. The closest: /);
-      for (const c of body.candidates) expect(c.distanceM).toBeGreaterThan(20_000);
+      expect(body.reference.features[0]!.properties.placeId).toBe(texas);
+      expect(body.answer).toBe('The data has no cities within 20 km of Paris, Texas.');
+      expect(body.candidates).toEqual([]);
+    });
+
+    it('"Paris, Texas" at 60 km: no city within it, said so with the closest near miss', async () => {
+      const texas = Number((await sql<{ id: number }>`
+        SELECT id FROM places WHERE category = 'city' AND name = 'Paris' AND tags->>'admin1' = 'Texas'`.execute(db)).rows[0]!.id);
+      expect((await citiesWithin(texas, 50_000)).size).toBe(0);
+      expect((await citiesWithin(texas, 75_000)).size).toBeGreaterThan(0);
+      const body = await askHttp('Which cities are within 50 km of Paris, Texas?');
+      expect(body.answer).toMatch(/^I found no cities within 50 km of Paris, Texas\. The closest: /);
+      for (const c of body.candidates) expect(c.distanceM).toBeGreaterThan(50_000);
     });
 
     it('a name several comparable cities carry: a clarification listing country, region and population', async () => {
