@@ -7,6 +7,7 @@ import { poiConceptById } from '../lexicon/poi-concepts.js';
 import type { BrandIndex } from './brands.js';
 import { matchCues, matchTargets, QUALITY_CUES, referenceHeadConcept, type TargetResult } from './lexicon-match.js';
 import type { RefMention, Relation, SpatialParse } from './parse-types.js';
+import { minPopulation } from './population.js';
 import { K_MAX, ROUTE_REF, DISTANCE_MAX_M, DISTANCE_MIN_M, type Constraint, type LonLat, type Reference, type ReferenceKind, type SpatialPlan } from './plan.js';
 import { classifyKindEn, classifyKindZh, safeHint, type GazetteerHint } from './references.js';
 import { clamp, foldKey, type Span } from './text.js';
@@ -333,6 +334,8 @@ export function assemble(input: AssembleInput): SpatialPlan {
   if (parse.implicit) confidence -= 0.15;
   if (notes.some((n) => /not supported|ignored/.test(n))) confidence -= 0.2;
   confidence = Math.round(clamp(confidence, 0, 1) * 100) / 100;
+  const population = minPopulation(text);
+  if (population !== undefined) notes.push(`population at least ${population}`);
 
   return {
     references,
@@ -343,6 +346,7 @@ export function assemble(input: AssembleInput): SpatialPlan {
     spatialText: spatialText.slice(0, 2000),
     preference,
     lang,
+    ...(population !== undefined ? { minPopulation: population } : {}),
     confidence,
     notes: [...new Set(notes)].slice(0, 50).map((n) => n.slice(0, 500)),
   };

@@ -127,6 +127,13 @@ export const SpatialPlanSchema = z
       .enum(['nearest', 'best', 'balanced'])
       .describe('Ranking: by distance, by semantic fit/quality, or a mix.'),
     lang: z.enum(['en', 'zh']),
+    minPopulation: z
+      .number()
+      .int()
+      .min(0)
+      .max(10_000_000_000)
+      .optional()
+      .describe('Only places with at least this population (the world seed\'s cities carry one): "more than a million people".'),
     confidence: z.number().min(0).max(1).describe('How sure the planner is of the parse; 0 = nothing usable.'),
     notes: z.array(z.string().max(500)).max(50).describe("How vague values were resolved ('near -> 500 m')."),
   })

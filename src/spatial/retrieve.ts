@@ -413,7 +413,11 @@ export function buildRetrievalQuery(input: RetrieveInput) {
   // The same clauses as the partial indexes of migration 0007, so that the planner can use them.
   // A country's outline holds every place in it at distance 0: a candidate only when countries are asked for.
   const noCountries = plan.targets.categories.includes('country') ? sql`` : sql` AND coalesce(p.category, '') <> 'country'`;
-  const candidate = sql<boolean>`p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'${noCountries}
+  // "more than a million people": the population tag, where a place has one (the world seed's cities).
+  const populous = plan.minPopulation === undefined
+    ? sql``
+    : sql` AND (p.tags->>'population') ~ '^[0-9]{1,12}$' AND (p.tags->>'population')::bigint >= ${plan.minPopulation}`;
+  const candidate = sql<boolean>`p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'${noCountries}${populous}
         AND NOT (p.id = ANY(${referencePlaceIds}::bigint[])) AND NOT (p.name = ANY(${referenceNames}::text[]))`;
   const d = (i: number) => sql<number>`m.distances[${sql.raw(String(i + 1))}]`;
   const measuredInWindow = sql.join(plan.constraints.map((c, i) => sql`${d(i)} <= ${windowReach(c, nearestM)}`), sql` AND `);

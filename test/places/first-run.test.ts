@@ -170,6 +170,16 @@ describe(`first run: default seed, then questions over HTTP checked against SQL 
       expectWithin(body, new Set(rows.map((r) => Number(r.id))));
     });
 
+    it('"cities in Japan with more than a million people": inside Japan, population filter, the count said', async () => {
+      const body = await askHttp('cities in Japan with more than a million people');
+      const { rows } = await sql<{ id: number }>`
+        SELECT p.id FROM places p, places j
+        WHERE j.source = 'natural-earth-countries' AND j.tags->>'country_code' = 'JP' AND p.category = 'city'
+          AND (p.tags->>'population')::bigint > 1000000 AND ST_Intersects(p.geom, j.geom)`.execute(db);
+      expect(rows.length).toBeGreaterThan(5);
+      expectWithin(body, new Set(rows.map((r) => Number(r.id))));
+    });
+
     it('"Paris, Texas": the context picks the Texan one; no city in the data within 20 km, said so', async () => {
       const texas = Number((await sql<{ id: number }>`
         SELECT id FROM places WHERE category = 'city' AND name = 'Paris' AND tags->>'admin1' = 'Texas'`.execute(db)).rows[0]!.id);
@@ -215,9 +225,10 @@ describe(`first run: default seed, then questions over HTTP checked against SQL 
       const expected = await taggedWithin(body, 200);
       for (const c of body.candidates) expect(expected.has(c.id), c.name).toBe(true);
       const said = tally(body.answer)!;
-      // Two features of one café (its node and its building) count once in the answer.
+      // Two features of one café (its node and its building) count once in the answer; the service measures
+      // on PostGIS's sphere in a local frame, this SQL on the spheroid: 1 % apart at most.
       expect(said.n).toBeGreaterThan(body.candidates.length);
-      expect(said.n).toBeLessThanOrEqual(expected.size);
+      expect(said.n).toBeLessThanOrEqual((await taggedWithin(body, 202)).size);
     });
 
     it('"museums within 600 m of Bryant Park": every museum the SQL finds there', async () => {
@@ -235,7 +246,7 @@ describe(`first run: default seed, then questions over HTTP checked against SQL 
       expect(expected.size).toBeGreaterThan(5);
       for (const c of body.candidates) expect(expected.has(c.id), c.name).toBe(true);
       const said = tally(body.answer)!;
-      expect(said.n).toBeLessThanOrEqual(expected.size);
+      expect(said.n).toBeLessThanOrEqual((await taggedWithin(body, 303)).size);
     });
 
     it('"离中央车站最近的药店" (Chinese): the nearest pharmacy to Grand Central by distance', async () => {
