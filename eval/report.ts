@@ -4,6 +4,7 @@
  * still shows the others as they were last measured (each section says when and how).
  */
 import { PIPELINE } from './harness.ts';
+import { ORACLE } from './oracle-plan.ts';
 import type { MemoryEvalReport, MemoryPhase } from './memory.ts';
 import { renderBarChart, type BarPanel } from './svg.ts';
 import type { SpatialSummary } from './spatial.ts';
@@ -67,6 +68,12 @@ function spatialMarkdown(s: SpatialSection): string[] {
   md.push('| Spatial-RAG by | group | delivery | spatial | semantic | both | p@5 |', '|---|---|---|---|---|---|---|');
   for (const [key, groups] of [['type', s.byType], ['lang', s.byLang]] as const) {
     for (const [g, x] of Object.entries(groups)) md.push(`| ${key} | ${g} | ${pct(x.delivery)} | ${pct(x.spatial)} | ${pct(x.semantic)} | ${pct(x.both)} | ${f3(x.precisionAt5)} |`);
+  }
+  if (s.summaries[ORACLE]) {
+    md.push(
+      '',
+      `Oracle plan: the pipeline given, for each question, the plan built from its gold fields (reference point, or the area, street or route by its gold name and kind; spatial function; distance; tags) instead of planning it (\`eval/oracle-plan.ts\`). The gap between the pipeline and this row is planning error, the ceiling an LLM planner could reach; what this row misses is retrieval and ranking.`,
+    );
   }
   md.push('', `Baselines and ablations: ${s.methods.join('; ')}. They share the plan, the references and the candidate pool of the pipeline, so only the ranking differs (naive RAG has no spatial SQL at all).`, '');
   return md;

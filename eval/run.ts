@@ -7,6 +7,7 @@ import { createOfflineEmbedderWithLexicons } from '../src/embedding/configured.t
 import { loadNycData } from '../src/ingest/nyc.ts';
 import { ABLATIONS, BASELINES } from './spatial-methods.ts';
 import { PIPELINE, runSpatialEval } from './harness.ts';
+import { ORACLE } from './oracle-plan.ts';
 import { runMemoryEvaluation } from './memory.ts';
 import { renderMarkdown, renderSvg, toolSummary, type EvalReport, type SectionMeta } from './report.ts';
 import { formatToolEval, readEvalLines, report as reportLine, reportRows, runToolEvaluation, withToolRegistry } from './tools.ts';
@@ -60,7 +61,8 @@ if (values.set && values.only !== 'tools') {
   const file = requireFile(values.set);
   await runCommand(async ({ database, embedder }) => {
     const items = readLines<SpatialQaItem>(file);
-    const outcomes = (await runSpatialEval(database.db, embedder, database.mode, items, values.planner as 'offline' | 'llm', true))[PIPELINE]!;
+    const byMethod = await runSpatialEval(database.db, embedder, database.mode, items, values.planner as 'offline' | 'llm', true);
+    const outcomes = byMethod[PIPELINE]!;
     for (const o of outcomes) {
       if (o.spatial && o.semantic) continue;
       const item = items.find((i) => i.id === o.id)!;
@@ -68,6 +70,7 @@ if (values.set && values.only !== 'tools') {
     }
     for (const lang of [...new Set(outcomes.map((o) => o.lang))]) console.log(`${lang.padEnd(4)} ${summaryLine(summarize(outcomes.filter((o) => o.lang === lang)))}`);
     console.log(summaryLine(summarize(outcomes)));
+    console.log(`oracle plan: ${summaryLine(summarize(byMethod[ORACLE]!))}`);
   });
   process.exit(process.exitCode ?? 0);
 }

@@ -16,6 +16,8 @@ import { seedSet } from '../seed/index.ts';
 import { progressReporter } from './cli/progress.ts';
 import type { Embedder } from './embedding/embedder.ts';
 import { createLlmPlanner } from './planning/llm-planner.ts';
+import { createLlmReranker } from './ranking/llm-rerank.ts';
+import { llmFromConfig } from './llm/model.ts';
 import { createLlmSopWriter } from './memory/sop-writer.ts';
 import { hasBuiltinTools } from './tools/registry.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -35,10 +37,12 @@ export interface Service {
 export interface StartOptions {
   /** Extra routes, mounted before the server starts (tests use it). */
   configureApp?: (app: OpenAPIHono<AppEnv>) => void;
+  /** The logger; default: LOG_LEVEL on stdout. */
+  log?: Logger;
 }
 
 export async function startService(config: Config, options: StartOptions = {}): Promise<Service> {
-  const log = createLogger(config.LOG_LEVEL);
+  const log = options.log ?? createLogger(config.LOG_LEVEL);
   const started = performance.now();
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
@@ -51,12 +55,10 @@ export async function startService(config: Config, options: StartOptions = {}): 
   await seedEmptyDatabase(database, embedder, config.SEED, log);
 
   const lifecycle: Lifecycle = { draining: false };
-  const llmOptions =
-    config.LLM_BASE_URL && config.LLM_MODEL
-      ? { baseURL: config.LLM_BASE_URL, model: config.LLM_MODEL, apiKey: config.LLM_API_KEY, timeoutMs: config.LLM_TIMEOUT_MS }
-      : undefined;
-  const llm = llmOptions ? createLlmPlanner(llmOptions) : undefined;
-  const sopWriter = llmOptions ? createLlmSopWriter(llmOptions) : undefined;
+  const model = llmFromConfig(config, log);
+  const llm = model ? createLlmPlanner(model) : undefined;
+  const reranker = model ? createLlmReranker(model) : undefined;
+  const sopWriter = model ? createLlmSopWriter(model) : undefined;
   // Server mode: question answering on read-only, time-bounded connections as a SELECT-only role; with
   // DATABASE_READ_URLS, those and the other read routes on the replicas (src/db/replicas.ts).
   let reader: ReaderHandle | undefined;
@@ -93,6 +95,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     db: database.db,
     embedder,
     llm,
+    ...(reranker ? { reranker } : {}),
     ...(sopWriter ? { sopWriter } : {}),
     mode: database.mode,
     ...(database.dumpDataDir ? { dumpDataDir: database.dumpDataDir } : {}),

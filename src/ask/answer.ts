@@ -1,5 +1,6 @@
 import { hasTargets, type SpatialPlan } from '../planning/plan.ts';
 import type { RankedCandidate } from '../ranking/rank.ts';
+import { placeLabel } from '../spatial/functions/labels.ts';
 import type { ResolvedReference } from '../spatial/resolve.ts';
 import { normalizeName } from '../spatial/names.ts';
 
@@ -15,9 +16,10 @@ export function explainCandidate(c: RankedCandidate, plan: SpatialPlan, refs: Re
   const ref = first && 'ref' in first ? refs.find((r) => r.id === first.ref) : undefined;
   const from = ref ? (ref.match?.name ?? ref.text) : first ? 'the route' : undefined;
   const parts = [c.category ? c.category.replace(/_/g, ' ') : 'place'];
-  if (from) {
-    const inside = first?.fn === 'inside' && c.satisfied[0];
-    parts.push(inside ? `inside ${from}` : `${distanceText(c.distanceM, 'en')} from ${from}`);
+  if (first && from) {
+    // Said as its function says it when the candidate satisfies it ("inside X"), else by the distance.
+    const distance = distanceText(c.distanceM, 'en');
+    parts.push(c.satisfied[0] ? placeLabel(first, 'en', { distance, ref: from }) : `${distance} from ${from}`);
   }
   if (!c.satisfied.every(Boolean)) parts.push('just outside the requested area');
   if (c.tagMatch && plan.targets.text) parts.push(`matches "${plan.targets.text}"`);
@@ -29,7 +31,7 @@ export function explainCandidate(c: RankedCandidate, plan: SpatialPlan, refs: Re
 /**
  * How many places answer the question, counted over the ranked pool (the SQL's candidates): those that
  * satisfy every constraint and, when the question names a kind of place, are of that kind. The pools are
- * bounded (retrieve.ts), so a count that reaches a pool's size is a lower bound.
+ * bounded (retrieve.ts), so a count from a pool that was full is a lower bound.
  */
 export interface MatchCount {
   matches: number;
@@ -44,13 +46,25 @@ export function countMatches(plan: SpatialPlan, ranked: RankedCandidate[], poolF
   return { matches: ranked.filter(fits).length, atLeast: poolFull, kindFound: !targeted || ranked.some((c) => c.tagMatch) };
 }
 
+/** What the language model said when it ordered the answer (only reasons that passed the checks). */
+export interface RankingWords {
+  reasons?: ReadonlyMap<number, string>;
+  tradeOffReason?: string;
+}
+
 /**
- * The short natural-language answer of the offline path: names the top choices, and says truthfully how
- * many there are ("the 5 best of 37"), that none fit (then what came closest), or that the data holds no
- * place of the kind asked for there.
+ * The short natural-language answer: names the top choices and why (the model's reasons when it ranked
+ * them), and says truthfully how many there are ("the 5 best of 37"), that none fit (then what came
+ * closest), or that the data holds no place of the kind asked for there.
  */
-export function composeAnswer(plan: SpatialPlan, shown: RankedCandidate[], refs: ResolvedReference[], count?: MatchCount): string {
-  return summary(plan, shown, refs, count) + takenAs(refs, plan.lang);
+export function composeAnswer(
+  plan: SpatialPlan,
+  shown: RankedCandidate[],
+  refs: ResolvedReference[],
+  ranking: RankingWords = {},
+  count?: MatchCount,
+): string {
+  return summary(plan, shown, refs, ranking, count) + takenAs(refs, plan.lang);
 }
 
 /**
@@ -67,7 +81,7 @@ function takenAs(refs: ResolvedReference[], lang: 'en' | 'zh'): string {
   return lang === 'zh' ? `（${notes.join('；')}）` : ` (${notes.join('; ')}.)`;
 }
 
-function summary(plan: SpatialPlan, shown: RankedCandidate[], refs: ResolvedReference[], count?: MatchCount): string {
+function summary(plan: SpatialPlan, shown: RankedCandidate[], refs: ResolvedReference[], ranking: RankingWords, count?: MatchCount): string {
   const where = plan.spatialText || refs.map((r) => r.match?.name ?? r.text).join(' / ');
   const what = plan.targets.text || (plan.lang === 'zh' ? '地点' : 'places');
   const zh = plan.lang === 'zh';
@@ -82,19 +96,21 @@ function summary(plan: SpatialPlan, shown: RankedCandidate[], refs: ResolvedRefe
     return zh ? `${none}最接近的：${closest.join('、')}。` : `${none} The closest: ${closest.join('; ')}.`;
   }
   const top = fitting.slice(0, 3);
+  const reason = (c: RankedCandidate) => ranking.reasons?.get(c.id);
   const total = count?.matches ?? fitting.length;
   const plus = count?.atLeast ? '+' : '';
   const nearest = plan.constraints.some((c) => c.fn === 'nearest');
+  const allShown = nearest || total <= shown.length;
   if (zh) {
-    const list = top.map((c) => `${c.name}（${distanceText(c.distanceM, 'zh')}）`).join('、');
-    const tally = nearest || total <= shown.length ? (shown.length > 3 ? ` 等 ${shown.length} 处` : '') : ` 等（共 ${total}${plus} 处，显示最佳 ${shown.length} 处）`;
-    return `${where}：${list}${tally}。`;
+    const list = top.map((c) => `${c.name}（${distanceText(c.distanceM, 'zh')}${reason(c) ? `；${reason(c)}` : ''}）`).join('、');
+    const tally = allShown ? (shown.length > 3 ? ` 等 ${shown.length} 处` : '') : ` 等（共 ${total}${plus} 处，显示最佳 ${shown.length} 处）`;
+    const why = ranking.tradeOffReason ? ` 排序：${ranking.tradeOffReason}` : '';
+    return `${where}：${list}${tally}。${why}`;
   }
   const list = top
-    .map((c, i) => `${i + 1}. ${c.name} (${c.category?.replace(/_/g, ' ') ?? 'place'}, ${distanceText(c.distanceM, 'en')} away)`)
+    .map((c, i) => `${i + 1}. ${c.name} (${c.category?.replace(/_/g, ' ') ?? 'place'}, ${distanceText(c.distanceM, 'en')} away${reason(c) ? `: ${reason(c)}` : ''})`)
     .join('; ');
-  if (nearest || total <= shown.length) {
-    return `For ${what} ${where}: ${list}${shown.length > 3 ? ` — ${shown.length} matches in all.` : '.'}`;
-  }
-  return `For ${what} ${where}, the ${shown.length} best of ${total}${plus}: ${list}.`;
+  const why = ranking.tradeOffReason ? ` Ranked for this question: ${ranking.tradeOffReason}` : '';
+  if (allShown) return `For ${what} ${where}: ${list}${shown.length > 3 ? ` — ${shown.length} matches in all.` : '.'}${why}`;
+  return `For ${what} ${where}, the ${shown.length} best of ${total}${plus}: ${list}.${why}`;
 }

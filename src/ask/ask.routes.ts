@@ -4,6 +4,7 @@ import type { Embedder } from '../embedding/embedder.ts';
 import { createRouter } from '../http/openapi-app.ts';
 import type { Logger } from '../log.ts';
 import type { LlmPlanner } from '../planning/llm-planner.ts';
+import type { LlmReranker } from '../ranking/llm-rerank.ts';
 import { asksForProcessing } from '../tools/request.ts';
 import { searchTools } from '../tools/search.ts';
 import { ask } from './ask.ts';
@@ -13,7 +14,7 @@ const ANSWER_TOOLS = 3;
 
 export const MAX_QUESTION_CHARS = 1000;
 
-const askBody = z
+export const askBody = z
   .strictObject({
     question: z
       .string()
@@ -23,6 +24,9 @@ const askBody = z
     k: z.number().int().min(1).max(50).default(5),
     near: z.strictObject({ lon: z.number().min(-180).max(180), lat: z.number().min(-90).max(90) }).optional(),
     planner: z.enum(['auto', 'offline', 'llm']).default('auto'),
+    rerank: z.enum(['auto', 'rules', 'llm']).default('auto').openapi({
+      description: 'who orders the Pareto front: the language model when configured (auto) or asked for (llm), else the rule trade-off',
+    }),
   })
   .openapi('AskRequest');
 
@@ -37,10 +41,11 @@ const candidate = z
     scores: z.object({ sparse: z.number(), denseSpatial: z.number(), semantic: z.number(), hybrid: z.number() }),
     pareto: z.boolean(),
     why: z.string(),
+    rankReason: z.string().optional().openapi({ description: "the language model's one-line reason, when it ordered the answer" }),
   })
   .openapi('AskCandidate');
 
-const askResponse = z
+export const askResponse = z
   .object({
     answer: z.string(),
     candidates: z.array(candidate),
@@ -56,7 +61,10 @@ const askResponse = z
     }),
     workflow: z.any().optional().openapi({ description: 'the tool chain for a multi-step EO request' }),
     tradeOff: z.any(),
-    llmCalls: z.number(),
+    rerank: z
+      .object({ by: z.enum(['llm', 'rules']), model: z.string().optional(), fallbackReason: z.string().optional() })
+      .openapi({ description: 'who ordered the answer; fallbackReason says why the model\'s ranking was wanted but not used' }),
+    llmCalls: z.number().openapi({ description: 'language model calls made for this question (plan and rerank; at most 2)' }),
     degraded: z
       .array(z.object({ component: z.literal('embeddings'), cause: z.string(), fallback: z.string() }))
       .optional()
@@ -77,12 +85,12 @@ const askRoute = createRoute({
   },
 });
 
-export function askRoutes(deps: { db: Db; embedder: Embedder; llm?: LlmPlanner; log?: Logger }) {
+export function askRoutes(deps: { db: Db; embedder: Embedder; llm?: LlmPlanner; reranker?: LlmReranker; log?: Logger }) {
   return createRouter().openapi(askRoute, async (c) => {
     const body = c.req.valid('json');
     const question = body.question.trim();
     const [result, tools] = await Promise.all([
-      ask(deps, { question, k: body.k, near: body.near, planner: body.planner }),
+      ask(deps, { question, k: body.k, near: body.near, planner: body.planner, rerank: body.rerank }),
       recommendTools(deps, question),
     ]);
     return c.json({ ...result, ...tools }, 200);

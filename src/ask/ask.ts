@@ -1,14 +1,17 @@
 import type { Db } from '../db/database.ts';
 import type { Embedder } from '../embedding/embedder.ts';
+import { fromVectorLiteral } from '../embedding/space.ts';
 import { offlineSimilarities, queryEmbedderFor, type Degradation } from '../embedding/query-embedding.ts';
 import type { Logger } from '../log.ts';
 import { hasTargets, type LonLat, type SpatialPlan } from '../planning/plan.ts';
 import { brandIndex } from '../spatial/brand-index.ts';
 import { planQuestion, type LlmPlanner, type PlannerChoice } from '../planning/planner.ts';
-import { chooseTradeOff, rankCandidates, topAnswers, type RankedCandidate, type RankOptions } from '../ranking/rank.ts';
+import { CallBudget } from '../llm/model.ts';
+import { applyOrder, RERANK_CANDIDATES, rerankInput, rerankWithModel, type LlmReranker, type RerankChoice, type RerankInfo } from '../ranking/llm-rerank.ts';
+import { chooseTradeOff, rankCandidates, topAnswers, type RankedCandidate, type RankOptions, type TradeOff } from '../ranking/rank.ts';
 import { normalizeName } from '../spatial/names.ts';
 import { resolveReferences, type Clarification, type ResolvedReference } from '../spatial/resolve.ts';
-import { placeDetails, retrieveCandidates, SPATIAL_POOL } from '../spatial/retrieve.ts';
+import { placeDescriptions, placeDetails, retrieveCandidates, SPATIAL_POOL } from '../spatial/retrieve.ts';
 import { composeAnswer, countMatches, explainCandidate } from './answer.ts';
 
 export interface AskInput {
@@ -16,6 +19,10 @@ export interface AskInput {
   k: number;
   near?: LonLat;
   planner: PlannerChoice;
+  /** Who orders the Pareto front: the rule trade-off, or the language model when configured (auto) or asked for. */
+  rerank?: RerankChoice;
+  /** A plan given instead of planning the question (the evaluation's oracle plans, built from gold fields). */
+  plan?: SpatialPlan;
   /** Switch parts of the ranking off (evaluation ablations). */
   rankOptions?: RankOptions;
 }
@@ -24,6 +31,7 @@ export interface AskDeps {
   db: Db;
   embedder: Embedder;
   llm?: LlmPlanner;
+  reranker?: LlmReranker;
   /** Where a degraded answer is reported with its details (the response names only the kind of failure). */
   log?: Logger;
 }
@@ -38,19 +46,24 @@ export interface AskCandidate {
   scores: RankedCandidate['scores'];
   pareto: boolean;
   why: string;
+  /** The language model's one-line reason for this candidate's place, when it ordered the answer. */
+  rankReason?: string;
 }
 
 export interface AskResult {
   answer: string;
   candidates: AskCandidate[];
   plan: SpatialPlan;
-  planner: 'offline' | 'llm';
+  /** `given`: the caller's plan (evaluation only; the HTTP route always plans). */
+  planner: 'offline' | 'llm' | 'given';
   plannerFallback?: string;
   sql: string;
   sqlParameters: unknown[];
   reference: { type: 'FeatureCollection'; features: unknown[] };
   clarification?: Clarification;
   tradeOff: { spatialWeight: number; semanticWeight: number; reason: string };
+  rerank: RerankInfo;
+  /** Model calls made for this question (plan and rerank, retries included): at most MAX_LLM_CALLS. */
   llmCalls: number;
   /** Present when part of the pipeline was unavailable and the answer was computed without it. */
   degraded?: Degradation[];
@@ -60,6 +73,9 @@ export interface AskResult {
 /** Said when the dense scores come from the offline embedder instead of the configured service. */
 export const OFFLINE_DENSE_FALLBACK =
   'sparse spatial scores as usual; the dense scores compare the question with each candidate\'s description using the offline embedder, computed for this answer';
+
+/** A question costs at most one planning and one reranking call. */
+export const MAX_LLM_CALLS = 2;
 
 /** Two features of one place (a shop's node and its building) closer than this count once. */
 const DUPLICATE_M = 60;
@@ -114,7 +130,20 @@ function approxMetres(a: [number, number], b: [number, number]): number {
 export async function ask(deps: AskDeps, input: AskInput): Promise<AskResult> {
   const clock = stopwatch();
   const brands = await brandIndex(deps.db);
-  const planned = await planQuestion(input.question, { near: input.near, choice: input.planner, llm: deps.llm, brands });
+  const budget = new CallBudget(MAX_LLM_CALLS);
+  const rerankChoice = input.rerank ?? 'auto';
+  const modelReranks = rerankChoice !== 'rules' && deps.reranker !== undefined;
+  // The planner retries a failed call only when the reranking will not need the second one.
+  const planned: { plan: SpatialPlan; planner: AskResult['planner']; fallbackReason?: string } = input.plan
+    ? { plan: input.plan, planner: 'given' }
+    : await planQuestion(input.question, {
+        near: input.near,
+        choice: input.planner,
+        llm: deps.llm,
+        brands,
+        budget,
+        retries: modelReranks ? 0 : 1,
+      });
   const plan = planned.plan;
   clock.lap('plan');
 
@@ -123,13 +152,14 @@ export async function ask(deps: AskDeps, input: AskInput): Promise<AskResult> {
     planner: planned.planner,
     ...(planned.fallbackReason ? { plannerFallback: planned.fallbackReason } : {}),
     tradeOff: chooseTradeOff(plan),
-    llmCalls: planned.llmCalls,
+    rerank: rulesRerank(rerankChoice, deps.reranker),
   };
   const resolution = await resolveReferences(deps.db, plan, input.near);
   clock.lap('resolve');
   if (!resolution.ok) {
     return {
       ...base,
+      llmCalls: budget.used,
       answer: resolution.clarification.question,
       candidates: [],
       sql: '',
@@ -171,11 +201,22 @@ export async function ask(deps: AskDeps, input: AskInput): Promise<AskResult> {
     clock.lap('offlineDense');
   }
 
-  const ranked = dropDuplicates(rankCandidates(plan, retrieval.candidates, base.tradeOff, input.rankOptions));
-  const shown = topAnswers(ranked, input.k, input.rankOptions);
-  // A count from a pool that was full is a lower bound: the tagged pool, or the spatial one.
-  const count = countMatches(plan, ranked, hasTargets(plan) ? retrieval.taggedPoolFull : retrieval.candidates.length >= SPATIAL_POOL);
+  const rankWith = (tradeOff: TradeOff) => dropDuplicates(rankCandidates(plan, retrieval.candidates, tradeOff, input.rankOptions));
+  let ranked = rankWith(base.tradeOff);
   clock.lap('rank');
+  let reasons: ReadonlyMap<number, string> = new Map();
+  let tradeOffReason: string | undefined;
+  if (modelReranks) {
+    const reranked = await rerankFront(deps.db, deps.reranker!, { question: input.question, plan, ranked, refs, budget, rankWith });
+    ({ ranked, reasons } = reranked);
+    base.rerank = reranked.info;
+    if (reranked.tradeOff) {
+      base.tradeOff = reranked.tradeOff;
+      tradeOffReason = reranked.tradeOff.reason;
+    }
+    clock.lap('rerank');
+  }
+  const shown = topAnswers(ranked, input.k, input.rankOptions);
 
   const details = await placeDetails(deps.db, shown.map((c) => c.id));
   const candidates = shown.map((c) => ({
@@ -188,11 +229,15 @@ export async function ask(deps: AskDeps, input: AskInput): Promise<AskResult> {
     scores: c.scores,
     pareto: c.pareto,
     why: explainCandidate(c, plan, refs, details.get(c.id)?.tags ?? {}),
+    ...(reasons.has(c.id) ? { rankReason: reasons.get(c.id)! } : {}),
   }));
-  const answer = composeAnswer(plan, shown, refs, count);
+  // A count from a pool that was full is a lower bound: the tagged pool, or the spatial one.
+  const count = countMatches(plan, ranked, hasTargets(plan) ? retrieval.taggedPoolFull : retrieval.candidates.length >= SPATIAL_POOL);
+  const answer = composeAnswer(plan, shown, refs, { reasons, ...(tradeOffReason ? { tradeOffReason } : {}) }, count);
   clock.lap('answer');
   return {
     ...base,
+    llmCalls: budget.used,
     answer,
     candidates,
     sql: retrieval.query.sql,
@@ -203,10 +248,49 @@ export async function ask(deps: AskDeps, input: AskInput): Promise<AskResult> {
   };
 }
 
+interface Reranked {
+  ranked: RankedCandidate[];
+  info: RerankInfo;
+  /** The model's reason per candidate id (an order), empty otherwise. */
+  reasons: ReadonlyMap<number, string>;
+  /** The model's weights (the ranking was redone with them). */
+  tradeOff?: TradeOff;
+}
+
+/** The model's ranking of the first candidates when its reply passes the checks, else the rule order and why. */
+async function rerankFront(
+  db: Db,
+  reranker: LlmReranker,
+  args: {
+    question: string;
+    plan: SpatialPlan;
+    ranked: RankedCandidate[];
+    refs: ResolvedReference[];
+    budget: CallBudget;
+    rankWith: (tradeOff: TradeOff) => RankedCandidate[];
+  },
+): Promise<Reranked> {
+  const rules = (fallbackReason: string): Reranked => ({ ranked: args.ranked, reasons: new Map(), info: { by: 'rules', model: reranker.model, fallbackReason } });
+  if (args.ranked.length < 2) return rules('fewer than two candidates: nothing to rerank');
+  const descriptions = await placeDescriptions(db, args.ranked.slice(0, RERANK_CANDIDATES).map((c) => c.id));
+  const input = await rerankInput(args.question, args.plan, args.ranked, args.refs, descriptions);
+  const checked = await rerankWithModel(reranker, input, { budget: args.budget });
+  if (!checked.ok) return rules(checked.problem);
+  const info: RerankInfo = { by: 'llm', model: reranker.model };
+  if (checked.kind === 'order') return { ranked: applyOrder(args.ranked, checked.order), reasons: checked.reasons, info };
+  return { ranked: args.rankWith(checked.tradeOff), reasons: new Map(), info, tradeOff: checked.tradeOff };
+}
+
+/** Who ranks before any model call: the rules, saying why when the model was asked for but is not configured. */
+function rulesRerank(choice: RerankChoice, reranker: LlmReranker | undefined): RerankInfo {
+  if (choice === 'llm' && !reranker) return { by: 'rules', fallbackReason: 'no language model is configured (LLM_BASE_URL)' };
+  return { by: 'rules' };
+}
+
 /** Query vectors are long: the response shows their start and length, not 384 numbers. */
 function abbreviateParameter(p: unknown): unknown {
   if (typeof p === 'string' && p.startsWith('[') && p.length > 200) {
-    return `${p.slice(0, 40)}… (vector of ${p.split(',').length})`;
+    return `${p.slice(0, 40)}… (vector of ${fromVectorLiteral(p).length})`;
   }
   return p;
 }

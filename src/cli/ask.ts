@@ -1,26 +1,30 @@
 import { parseArgs } from 'node:util';
 import { ask } from '../ask/ask.ts';
+import { llmFromConfig } from '../llm/model.ts';
 import { createLlmPlanner } from '../planning/llm-planner.ts';
+import { createLlmReranker } from '../ranking/llm-rerank.ts';
 import { runCommand } from './context.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { k: { type: 'string', default: '5' }, planner: { type: 'string', default: 'auto' }, json: { type: 'boolean', default: false } },
+  options: { k: { type: 'string', default: '5' }, planner: { type: 'string', default: 'auto' }, rerank: { type: 'string', default: 'auto' }, json: { type: 'boolean', default: false } },
 });
 const question = positionals.join(' ').trim();
 if (!question) {
-  console.error('usage: npm run ask -- "question" [--k 5] [--planner auto|offline|llm] [--json]');
+  console.error('usage: npm run ask -- "question" [--k 5] [--planner auto|offline|llm] [--rerank auto|rules|llm] [--json]');
   process.exit(2);
 }
 
 await runCommand(async ({ database, embedder, config }) => {
-  const llm =
-    config.LLM_BASE_URL && config.LLM_MODEL
-      ? createLlmPlanner({ baseURL: config.LLM_BASE_URL, model: config.LLM_MODEL, apiKey: config.LLM_API_KEY, timeoutMs: config.LLM_TIMEOUT_MS })
-      : undefined;
+  const model = llmFromConfig(config);
   const result = await ask(
-    { db: database.db, embedder, llm },
-    { question, k: Number(values.k), planner: values.planner as 'auto' | 'offline' | 'llm' },
+    { db: database.db, embedder, ...(model ? { llm: createLlmPlanner(model), reranker: createLlmReranker(model) } : {}) },
+    {
+      question,
+      k: Number(values.k),
+      planner: values.planner as 'auto' | 'offline' | 'llm',
+      rerank: values.rerank as 'auto' | 'rules' | 'llm',
+    },
   );
   if (values.json) {
     console.log(JSON.stringify(result, null, 2));

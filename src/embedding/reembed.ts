@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { PLACES_HNSW_INDEX } from '../../migrations/0001_places.ts';
+import { PLACES_HNSW_INDEX } from '../db/indexes.ts';
 import type { Db } from '../db/database.ts';
 import { embeddingText } from '../ingest/load.ts';
 import type { Embedder } from './embedder.ts';

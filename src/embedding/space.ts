@@ -1,16 +1,20 @@
 import { sql, type Kysely } from 'kysely';
+import pgvector from 'pgvector';
 import type { Database } from '../db/schema.ts';
 import type { Embedder } from './embedder.ts';
 
-/** pgvector's text form, with 6 significant digits: enough for cosine ranking, a third of the bytes. */
+/**
+ * pgvector's text form (the `pgvector` package's serialiser), with 6 significant digits: enough for cosine
+ * ranking, and half the bytes of full precision for a dense vector (docs/architecture.md).
+ */
 export function toVectorLiteral(vector: readonly number[]): string {
-  let literal = '[';
-  for (let i = 0; i < vector.length; i++) {
-    const v = vector[i]!;
-    // Most components of an offline vector are 0 (hashed n-grams): skip the number formatting for them.
-    literal += (i === 0 ? '' : ',') + (v === 0 ? '0' : String(Number(v.toPrecision(6))));
-  }
-  return `${literal}]`;
+  // Most components of an offline vector are 0 (hashed n-grams): skip the number formatting for them.
+  return pgvector.toSql(Array.from(vector, (v) => (v === 0 ? 0 : Number(v.toPrecision(6))))) as string;
+}
+
+/** The numbers of a vector in pgvector's text form (as sent or as read back without type registration). */
+export function fromVectorLiteral(literal: string): number[] {
+  return pgvector.fromSql(literal) as number[];
 }
 
 /** Raised when stored vectors come from another model than the configured one: comparing them is meaningless. */

@@ -7,12 +7,15 @@ import type { Db, DatabaseMode } from '../db/database.ts';
 import { readTrace, type ReplicaSet } from '../db/replicas.ts';
 import type { Embedder } from '../embedding/embedder.ts';
 import { placesRoutes } from '../places/places.routes.ts';
+import { ogcRoutes, OPENAPI_30_TYPE } from '../ogc/ogc.routes.ts';
 import { askRoutes } from '../ask/ask.routes.ts';
 import { exampleQuestions } from '../web/examples.ts';
 import type { LlmPlanner } from '../planning/llm-planner.ts';
+import type { LlmReranker } from '../ranking/llm-rerank.ts';
 import { toolsRoutes } from '../tools/tools.routes.ts';
 import { webRoutes } from '../web/web.routes.ts';
 import { memoryRoutes } from '../memory/memory.routes.ts';
+import { MCP_PATH, mcpRoutes } from '../mcp/mcp.routes.ts';
 import type { SopWriter } from '../memory/sop-writer.ts';
 import type { Logger } from '../log.ts';
 import { docsPage } from './docs-page.ts';
@@ -20,7 +23,7 @@ import { operationsRoutes } from './operations.routes.ts';
 import { healthRoutes, type Lifecycle } from './health.routes.ts';
 import { createRouter, type AppEnv } from './openapi-app.ts';
 import { ApiError, problem } from './problem.ts';
-import { dependencyFailure, installSecurity, isBoundedReadRoute, type SecurityOptions } from './security.ts';
+import { dependencyFailure, installSecurity, isBoundedReadRoute, normalisePath, type SecurityOptions } from './security.ts';
 
 const STATUS_TITLES: Record<number, string> = {
   400: 'Bad Request',
@@ -38,6 +41,8 @@ export interface AppDeps {
   db: Db;
   embedder: Embedder;
   llm?: LlmPlanner;
+  /** Orders the Pareto front of /v1/ask when an LLM is configured (the rule trade-off otherwise). */
+  reranker?: LlmReranker;
   /** Writes the memory's SOPs when an LLM is configured (templated otherwise). */
   sopWriter?: SopWriter;
   mode: DatabaseMode;
@@ -88,6 +93,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // Question answering as the SELECT-only role; with DATABASE_READ_URLS both on the replicas.
   const askDb = deps.readDb ?? deps.db;
   const readDb = deps.replicaReads ?? askDb;
+  // Before the explorer: `/` answers JSON to OGC API clients that ask for it, and the page to browsers.
+  app.route('/', ogcRoutes(readDb, deps.mode));
   app.route('/', placesRoutes(deps.db, deps.embedder, readDb));
   app.route('/', askRoutes({ ...deps, db: askDb }));
   app.route('/', toolsRoutes(deps.db, deps.embedder, readDb));
@@ -95,15 +102,22 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/', memoryRoutes(deps.db, deps.sopWriter ? { sopWriter: deps.sopWriter } : {}));
   app.route('/', webRoutes({ db: readDb, examples: () => exampleQuestions({ db: askDb, embedder: deps.embedder }) }));
   app.route('/', operationsRoutes(deps.db, deps.embedder, deps.dumpDataDir));
+  // MCP for agents: each tool call is a request to the routes above, through this app (src/mcp/server.ts).
+  app.route('/', mcpRoutes((request, env) => app.fetch(request, env as never)));
 
-  app.doc31('/openapi.json', {
-    openapi: '3.1.0',
-    info: {
-      title: 'Spatial-RAG',
-      version: '0.1.0',
-      description:
-        'Natural-language geographic questions over PostGIS + pgvector, with Earth-observation tool recommendations.',
-    },
+  const info = {
+    title: 'Spatial-RAG',
+    version: '0.1.0',
+    description: 'Natural-language geographic questions over PostGIS + pgvector, with Earth-observation tool recommendations.',
+  };
+  app.doc31('/openapi.json', { openapi: '3.1.0', info });
+  // OGC API's service description: the same routes as an OpenAPI 3.0 document (the OAS 3.0 conformance
+  // class; GDAL and QGIS read it), typed as OpenAPI where the client asks for that.
+  let openApi30: string | undefined;
+  app.get('/api', (c) => {
+    openApi30 ??= JSON.stringify(app.getOpenAPIDocument({ openapi: '3.0.3', info }));
+    const type = /application\/vnd\.oai\.openapi\+json/i.test(c.req.header('accept') ?? '') ? OPENAPI_30_TYPE : 'application/json';
+    return c.body(openApi30, 200, { 'content-type': type });
   });
   app.get('/docs', (c) => c.html(docsPage));
 
@@ -136,6 +150,8 @@ function noteWrites(replicas: ReplicaSet, primary: Db, log: Logger): MiddlewareH
     await next();
     const method = c.req.method.toUpperCase();
     if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || isBoundedReadRoute(method, c.req.path)) return;
+    // An MCP request writes only through the route requests it makes, which are noted here themselves.
+    if (normalisePath(c.req.path) === MCP_PATH) return;
     const status = c.res.status;
     if (status >= 400 && status < 500) return;
     try {

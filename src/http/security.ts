@@ -239,14 +239,15 @@ function fieldPath(path: readonly (string | number)[]): string {
 
 /**
  * Walks parsed JSON without recursion (no stack overflow on hostile nesting): the first value nested
- * deeper than {@link MAX_JSON_DEPTH}, or the first string or key with a NUL character, is an error.
+ * deeper than {@link MAX_JSON_DEPTH}, or (unless `nul` is false) the first string or key with a NUL
+ * character, is an error.
  */
-export function checkJsonValue(value: unknown): FieldError | undefined {
+export function checkJsonValue(value: unknown, { nul = true }: { nul?: boolean } = {}): FieldError | undefined {
   const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }];
   while (stack.length) {
     const { value: v, path } = stack.pop()!;
     if (typeof v === 'string') {
-      if (v.includes('\u0000')) return { in: 'body', field: fieldPath(path), message: 'must not contain NUL (U+0000) characters' };
+      if (nul && v.includes('\u0000')) return { in: 'body', field: fieldPath(path), message: 'must not contain NUL (U+0000) characters' };
       continue;
     }
     if (v === null || typeof v !== 'object') continue;
@@ -261,7 +262,7 @@ export function checkJsonValue(value: unknown): FieldError | undefined {
       for (let i = v.length - 1; i >= 0; i--) visit(v[i], i);
     } else {
       for (const [key, child] of Object.entries(v)) {
-        if (key.includes('\u0000')) return { in: 'body', field: fieldPath([...path, key]), message: 'field names must not contain NUL (U+0000) characters' };
+        if (nul && key.includes('\u0000')) return { in: 'body', field: fieldPath([...path, key]), message: 'field names must not contain NUL (U+0000) characters' };
         visit(child, key);
       }
     }
@@ -388,7 +389,9 @@ export function inputChecks(options: SecurityOptions): MiddlewareHandler<AppEnv>
       } catch {
         throw badRequest('the body is not valid JSON', [{ in: 'body', field: '(root)', message: 'invalid JSON' }]);
       }
-      const bad = checkJsonValue(body);
+      // NUL characters matter where text is stored. The MCP route stores nothing: its tool calls become route
+      // requests, checked here in turn, so a NUL in an argument is a tool error naming the argument.
+      const bad = checkJsonValue(body, { nul: normalisePath(c.req.path) !== '/mcp' });
       if (bad) throw badRequest(`invalid body field '${bad.field}': ${bad.message}`, [bad]);
     }
     return next();

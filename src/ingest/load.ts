@@ -25,7 +25,7 @@ import type { Database } from '../db/schema.js';
 import { CopyData, Script } from '../db/pglite-dialect.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { ensureEmbeddingSpace } from '../embedding/space.js';
-import { PLACES_HNSW_INDEX } from '../../migrations/0001_places.js';
+import { PLACES_HNSW_INDEX } from '../db/indexes.js';
 import { ArrayColumns, CopyWriter, NonFiniteCoordinate, type ArrayElementType, type RowWriter } from './binary.js';
 import { bboxOf, ContextIndex, mayHaveStreet } from './context.js';
 import { describePlace, describeWithStreetSlot, STREET_SLOT } from './describe.js';

@@ -81,7 +81,7 @@ const importBody = z
   })
   .openapi('MemoryImport');
 
-const routes = {
+export const routes = {
   record: createRoute({
     method: 'post',
     path: '/v1/runs',

@@ -6,7 +6,7 @@
  * else, and any failure or timeout of the call, keeps the templated procedure, with the reason recorded.
  */
 import { z } from 'zod';
-import { createJsonChat, parseJsonReply, type LlmOptions } from '../llm/chat.ts';
+import { LlmCallError, type Llm } from '../llm/model.ts';
 import { injectionIn } from './gate.ts';
 
 /** What a SOP is written from (and what the written text is checked against). */
@@ -101,23 +101,23 @@ function findWord(text: string, word: string, from: number): number {
   return -1;
 }
 
-export function createLlmSopWriter(options: LlmOptions): SopWriter {
-  // No retry: the templated procedure is a good answer, and the run report waits for this call.
-  const chat = createJsonChat({ ...options, maxRetries: 0 });
+export function createLlmSopWriter(llm: Llm): SopWriter {
+  const call = llm.structured('sop', replySchema, SYSTEM_PROMPT);
   return {
-    model: options.model,
+    model: llm.model,
     async write(evidence) {
-      let text: string;
+      let procedure: string;
       try {
-        text = await chat(SYSTEM_PROMPT, JSON.stringify(evidence));
+        // No retry: the templated procedure is a good answer, and the run report waits for this call.
+        procedure = (await call(JSON.stringify(evidence))).procedure;
       } catch (error) {
-        throw new SopWriteError(`the language model call failed: ${(error as Error).message.slice(0, 200)}`);
+        if (!(error instanceof LlmCallError)) throw error;
+        const message = error.failure === 'not-json' || error.failure === 'schema' ? 'the language model did not reply with {"procedure": "..."}' : error.message;
+        throw new SopWriteError(message);
       }
-      const parsed = replySchema.safeParse(parseJsonReply(text));
-      if (!parsed.success) throw new SopWriteError('the language model did not reply with {"procedure": "..."}');
-      const problem = sopProblem(parsed.data.procedure, evidence);
+      const problem = sopProblem(procedure, evidence);
       if (problem) throw new SopWriteError(`the written procedure was refused: ${problem}`);
-      return parsed.data.procedure.trim();
+      return procedure.trim();
     },
   };
 }

@@ -8,13 +8,13 @@ import { loadPlaces } from '../ingest/load.ts';
 import { isPlaceStream, PLACE_STREAM_TYPE, readPlaceStream } from '../ingest/place-stream.ts';
 import { createRouter } from '../http/openapi-app.ts';
 import { ApiError, badRequest, notFound, validationError } from '../http/problem.ts';
-import { getPlace, listSources, queryItems, sourceExists } from './places.repository.ts';
+import { ALL_PLACES, CRS84, DATETIME_RULE } from '../ogc/ogc.routes.ts';
+import { FILTER_LANGS, filterPredicate } from '../ogc/cql2/index.ts';
+import { getPlace, queryItems, sourceExists } from './places.repository.ts';
 
 export const MAX_ITEMS_LIMIT = 1000;
 export const DEFAULT_ITEMS_LIMIT = 100;
 export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
-/** The collection holding every place, whatever its source. */
-export const ALL_PLACES = 'places';
 
 const feature = z
   .object({ type: z.literal('Feature'), id: z.number(), geometry: z.any(), properties: z.record(z.string(), z.any()) })
@@ -25,6 +25,8 @@ const featureCollection = z
     type: z.literal('FeatureCollection'),
     features: z.array(feature),
     numberReturned: z.number(),
+    numberMatched: z.number().optional(),
+    timeStamp: z.string(),
     links: z.array(link),
   })
   .openapi('PlaceFeatureCollection');
@@ -47,28 +49,55 @@ const bboxParam = z
   })
   .openapi({ example: '-73.99,40.74,-73.97,40.76' });
 
+/** An RFC 3339 date or date-time, the `datetime` parameter's instants. */
+const INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2}))?$/i;
+
+/** `datetime`: an instant or an interval (`start/end`, `..` or empty for an open end), read as `DATETIME_RULE` says. */
+const datetimeParam = z
+  .string()
+  .max(100)
+  .transform((text, ctx) => {
+    const parts = text.split('/');
+    const open = (p: string) => p === '' || p === '..';
+    const valid =
+      (parts.length === 1 && INSTANT.test(parts[0]!) && !Number.isNaN(Date.parse(parts[0]!))) ||
+      (parts.length === 2 && parts.every((p) => open(p) || (INSTANT.test(p) && !Number.isNaN(Date.parse(p)))));
+    if (!valid) {
+      ctx.addIssue({ code: 'custom', message: 'datetime is an RFC 3339 instant or an interval start/end, with .. for an open end' });
+      return z.NEVER;
+    }
+    return { matchesAll: parts.length === 2 && parts.some(open) };
+  })
+  .openapi({ description: `An RFC 3339 instant or interval; ${DATETIME_RULE}.`, example: '2024-01-01T00:00:00Z/..' });
+
 const itemsQuery = z.strictObject({
   bbox: bboxParam.optional(),
   // OGC API - Features: a limit above the maximum is clamped, not refused.
-  limit: z.coerce.number().int().min(1).default(DEFAULT_ITEMS_LIMIT).transform((n) => Math.min(n, MAX_ITEMS_LIMIT)),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(DEFAULT_ITEMS_LIMIT)
+    .transform((n) => Math.min(n, MAX_ITEMS_LIMIT))
+    .openapi({ description: `default ${DEFAULT_ITEMS_LIMIT}, at most ${MAX_ITEMS_LIMIT} (a larger limit is clamped)`, maximum: MAX_ITEMS_LIMIT }),
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  datetime: datetimeParam.optional(),
   q: z.string().min(1).max(200).optional(),
   category: z.string().min(1).max(100).optional(),
+  filter: z.string().min(1).max(10_000).optional().openapi({
+    description: 'A CQL2 filter over the queryables (/collections/{collectionId}/queryables)',
+    example: "category = 'cafe' AND name LIKE 'B%'",
+  }),
+  'filter-lang': z.enum(FILTER_LANGS).default('cql2-text').openapi({ description: '`cql-text` is read as `cql2-text`' }),
+  'filter-crs': z.literal(CRS84).optional(),
+  f: z.enum(['json', 'geojson']).optional(),
 });
 
-const collectionsRoute = createRoute({
-  method: 'get',
-  path: '/collections',
-  tags: ['places'],
-  summary: 'Feature collections (OGC API - Features): all places, and one per data source',
-  responses: { 200: { description: 'collections', content: { 'application/json': { schema: z.any() } } } },
-});
-
-const itemsRoute = createRoute({
+export const itemsRoute = createRoute({
   method: 'get',
   path: '/collections/{collectionId}/items',
   tags: ['places'],
-  summary: 'Features of a collection, filtered by bbox, name text and category, paged with limit/offset',
+  summary: 'Features of a collection, filtered by bbox, datetime, a CQL2 filter, name text and category, paged with limit/offset',
   request: { params: z.object({ collectionId: z.string().max(200) }), query: itemsQuery },
   responses: {
     200: { description: 'GeoJSON FeatureCollection', content: { 'application/geo+json': { schema: featureCollection } } },
@@ -86,7 +115,7 @@ const itemRoute = createRoute({
   responses: { 200: { description: 'GeoJSON Feature', content: { 'application/geo+json': { schema: feature } } } },
 });
 
-const placeRoute = createRoute({
+export const placeRoute = createRoute({
   method: 'get',
   path: '/v1/places/{id}',
   tags: ['places'],
@@ -131,7 +160,10 @@ const importRoute = createRoute({
 
 /** GeoJSON with its own media type (RFC 7946), which the typed `c.json` would overwrite. */
 function geoJson(body: unknown): never {
-  return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/geo+json' } }) as never;
+  return new Response(JSON.stringify(body), {
+    status: 200,
+    headers: { 'content-type': 'application/geo+json', 'content-crs': `<${CRS84}>` },
+  }) as never;
 }
 
 /** `parse`: Hono's cached parse (the security middleware may have read the body already). */
@@ -168,42 +200,41 @@ async function readImportCollection(
 /** `readDb`: where the read routes query (server mode: read-only connections with a statement timeout). */
 export function placesRoutes(db: Db, embedder: Embedder, readDb: Db = db) {
   const router = createRouter();
-  router.openapi(collectionsRoute, async (c) => {
-    const base = new URL(c.req.url).origin;
-    const sources = await listSources(readDb);
-    const collection = (id: string, title: string) => ({
-      id,
-      title,
-      itemType: 'feature',
-      links: [{ href: `${base}/collections/${encodeURIComponent(id)}/items`, rel: 'items', type: 'application/geo+json' }],
-    });
-    return c.json(
-      {
-        collections: [
-          collection(ALL_PLACES, 'All places'),
-          ...sources.map((s) => collection(s.source, `Places from ${s.source} (${s.count})`)),
-        ],
-        links: [{ href: `${base}/collections`, rel: 'self', type: 'application/json' }],
-      },
-      200,
-    );
-  });
-
   router.openapi(itemsRoute, async (c) => {
     const { collectionId } = c.req.valid('param');
     const query = c.req.valid('query');
     const source = collectionId === ALL_PLACES ? undefined : collectionId;
     if (source && !(await sourceExists(readDb, source))) throw notFound(`no collection '${collectionId}'`);
-    const page = await queryItems(readDb, { ...query, source });
+    const filter = query.filter === undefined ? undefined : filterPredicate(query.filter, query['filter-lang']);
+    const page = await queryItems(readDb, {
+      limit: query.limit,
+      offset: query.offset,
+      source,
+      bbox: query.bbox,
+      q: query.q,
+      category: query.category,
+      filter,
+      matchesNone: query.datetime !== undefined && !query.datetime.matchesAll,
+    });
     const self = new URL(c.req.url);
     const links = [{ href: self.toString(), rel: 'self', type: 'application/geo+json' }];
-    if (page.hasMore) {
-      const next = new URL(self);
-      next.searchParams.set('offset', String(query.offset + query.limit));
-      next.searchParams.set('limit', String(query.limit));
-      links.push({ href: next.toString(), rel: 'next', type: 'application/geo+json' });
-    }
-    return geoJson({ type: 'FeatureCollection', features: page.features, numberReturned: page.features.length, links });
+    // Every other parameter is kept as the client sent it.
+    const pageLink = (offset: number, rel: string) => {
+      const url = new URL(self);
+      url.searchParams.set('offset', String(offset));
+      url.searchParams.set('limit', String(query.limit));
+      links.push({ href: url.toString(), rel, type: 'application/geo+json' });
+    };
+    if (query.offset > 0) pageLink(Math.max(0, query.offset - query.limit), 'prev');
+    if (page.hasMore) pageLink(query.offset + query.limit, 'next');
+    return geoJson({
+      type: 'FeatureCollection',
+      features: page.features,
+      numberReturned: page.features.length,
+      ...(page.numberMatched === undefined ? {} : { numberMatched: page.numberMatched }),
+      timeStamp: new Date().toISOString(),
+      links,
+    });
   });
 
   router.openapi(itemRoute, async (c) => {

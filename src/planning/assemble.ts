@@ -6,8 +6,10 @@
 import { poiConceptById } from '../lexicon/poi-concepts.js';
 import type { BrandIndex } from './brands.js';
 import { matchCues, matchTargets, QUALITY_CUES, referenceHeadConcept, type TargetResult } from './lexicon-match.js';
-import type { RefMention, Relation, SpatialParse } from './parse-types.js';
+import type { RefMention, Relation, SpatialParse, SpecRelation } from './parse-types.js';
 import { minPopulation } from './population.js';
+import { SPATIAL_FUNCTIONS } from '../spatial/functions/index.js';
+import type { SpatialFunctionSpec } from '../spatial/functions/spec.js';
 import { K_MAX, ROUTE_REF, DISTANCE_MAX_M, DISTANCE_MIN_M, type Constraint, type LonLat, type Reference, type ReferenceKind, type SpatialPlan } from './plan.js';
 import { classifyKindEn, classifyKindZh, safeHint, type GazetteerHint } from './references.js';
 import { clamp, foldKey, type Span } from './text.js';
@@ -40,7 +42,9 @@ type Draft =
   | { fn: 'along'; slot: Slot | 'route'; bufferM: number }
   | { fn: 'nearest'; slot: Slot | 'route'; k: number }
   | { fn: 'between'; slots: [Slot, Slot]; bufferM: number }
-  | { fn: 'intersects'; slot: Slot };
+  | { fn: 'intersects'; slot: Slot }
+  /** Completed by the function's spec (see SpecRelation). */
+  | { fn: 'spec'; of: SpecRelation['fn']; slot: Slot; fields: Record<string, unknown> };
 
 export interface AssembleInput {
   text: string;
@@ -120,6 +124,21 @@ export function assemble(input: AssembleInput): SpatialPlan {
   let wantsRoute = false;
 
   for (const r of relations) {
+    if ('said' in r) {
+      const slot = slotFor(r.ref);
+      if (r.distanceNote) notes.push(r.distanceNote);
+      const nearRadius = slot.kind === 'street' ? DEFAULTS.nearStreetM : nearM(slot).m;
+      const spec = SPATIAL_FUNCTIONS[r.fn] as SpatialFunctionSpec<SpecRelation['fn']>;
+      const planned = spec.plan?.(r.said, { ref: slot.mention.text, nearM: round(nearRadius), metres: round });
+      if (!planned) {
+        notes.push(`${r.fn} of "${slot.mention.text}": not enough said, ignored`);
+        continue;
+      }
+      const d: Draft = { fn: 'spec', of: r.fn, slot, fields: { ...planned.fields } };
+      drafts.push(d);
+      if (planned.defaulted) vagueDraft.set(d, planned.defaulted);
+      continue;
+    }
     switch (r.fn) {
       case 'within_distance': {
         const slot = slotFor(r.ref);
@@ -234,8 +253,9 @@ export function assemble(input: AssembleInput): SpatialPlan {
     if (d.note) notes.push(d.note);
     const m = round(d.valueM);
     const vague = [...vagueDraft.keys()].find((x) => drafts.includes(x));
-    if (vague && vague.fn === 'within_distance') {
-      vague.distanceM = m;
+    if (vague && (vague.fn === 'within_distance' || (vague.fn === 'spec' && 'distanceM' in vague.fields))) {
+      if (vague.fn === 'within_distance') vague.distanceM = m;
+      else vague.fields['distanceM'] = m;
       vagueDraft.delete(vague);
       continue;
     }
@@ -353,6 +373,7 @@ export function assemble(input: AssembleInput): SpatialPlan {
 }
 
 function relationRefs(r: Relation): RefMention[] {
+  if ('said' in r) return [r.ref];
   switch (r.fn) {
     case 'between':
       return r.refs;
@@ -360,7 +381,10 @@ function relationRefs(r: Relation): RefMention[] {
       return [];
     case 'nearest':
       return r.ref ? [r.ref] : [];
-    default:
+    case 'within_distance':
+    case 'inside':
+    case 'along':
+    case 'intersects':
       return [r.ref];
   }
 }
@@ -403,6 +427,9 @@ function toConstraint(d: Draft): Constraint {
       return { fn: 'between', refs: [ref(d.slots[0]), ref(d.slots[1])], bufferM: d.bufferM };
     case 'intersects':
       return { fn: 'intersects', ref: ref(d.slot) };
+    case 'spec':
+      // The fields come from the function's own spec (its `plan`); the plan is validated as a whole after.
+      return { fn: d.of, ref: ref(d.slot), ...d.fields } as Constraint;
   }
 }
 

@@ -9,6 +9,7 @@
 import { coordinatesAt, classifyKindEn, findCoordinates, safeHint, PLACE_TAIL, AREA_GENERIC_TAIL, LANDMARK_LAST, type GazetteerHint } from './references.js';
 import { isSingleWordTarget, isTargetPhrase } from './lexicon-match.js';
 import { emptyParse, type RefMention, type Relation, type SpatialParse, type Vague } from './parse-types.js';
+import type { Bearing } from './plan.js';
 import { EN_NUMBER_WORDS, findEnDistances, foldAligned, insideAny, overlapsAny, parseEnNumber, type DistanceMention, type Span } from './text.js';
 
 interface Tok extends Span {
@@ -71,6 +72,14 @@ const K_WORD = `(?:\\d{1,2}|${EN_NUMBER_WORDS.filter((w) => !/hundred|thousand|z
 
 const TOKEN_RE = /[\p{L}\p{N}]+(?:['-][\p{L}\p{N}]+)*'?|[^\s]/gu;
 
+/** Compass bearings as said (folded: "north-east" is "north east"). */
+const EN_BEARING = '(?:north|south)\\s?(?:east|west)|north|south|east|west';
+
+function enBearing(word: string): Bearing {
+  const [a, b] = word.split(/\s+|(?<=north|south)(?=east|west)/);
+  return (b ? `${a}_${b}` : a) as Bearing;
+}
+
 export class EnglishGrammar {
   private readonly f: string;
   private readonly toks: Tok[];
@@ -115,6 +124,7 @@ export class EnglishGrammar {
     this.waysTo();
     this.between();
     this.corners();
+    this.directions();
     this.distances();
     this.userPhrases();
     this.nearest();
@@ -424,6 +434,26 @@ export class EnglishGrammar {
     }
   }
 
+  /**
+   * "north of X", "to the north-east of X", "on the west side of X", "300 m south of X": a compass sector of X.
+   * Not "in the north of X" (a part of X) nor a district's name ("the Upper East Side of Manhattan").
+   */
+  private directions(): void {
+    const re = new RegExp(
+      `(?<![\\p{L}\\p{N}])(?<!(?<![\\p{L}\\p{N}])in\\s+(?:the\\s+)?)(?<!(?:upper|lower|far)\\s+)(?:(?:just|directly|due|immediately|right)\\s+)?(?:(?:on|to|at)\\s+)?(?:the\\s+)?(?<b>${EN_BEARING})(?:\\s+side)?\\s+of\\s+`,
+      'gu',
+    );
+    for (const m of this.matchAllAt(re)) {
+      const ref = this.extractRef(m.index + m[0].length, { strength: 'strong' });
+      if (!ref || ref.user) continue;
+      const bearing = enBearing(m.groups?.['b'] ?? '');
+      // A distance said right before the direction: "300 m north of X", "within 2 blocks east of X".
+      const d = this.dists.find((x) => !x.lowerBound && !this.isClaimed(x.start) && x.end <= m.index && /^\s*(?:away\s+)?$/.test(this.f.slice(x.end, m.index)));
+      const said = d ? { bearing, distanceM: d.valueM } : { bearing };
+      this.addRelation({ fn: 'direction', ref, said, ...(d?.note ? { distanceNote: d.note } : {}), spans: [{ start: d?.start ?? m.index, end: ref.end }] });
+    }
+  }
+
   /** "within 200 m of X", "a 5-minute walk from X", "3 blocks from X"; other distances are kept loose. */
   private distances(): void {
     for (const d of this.dists) {
@@ -498,8 +528,6 @@ export class EnglishGrammar {
       [/(?:right\s+|just\s+|directly\s+)?(?:next\s+to|beside|besides|adjacent\s+to|opposite(?:\s+to)?|across\s+(?:the\s+street\s+)?from|steps\s+(?:away\s+)?from|a\s+stone'?s\s+throw\s+(?:away\s+)?from|right\s+by|just\s+by|just\s+off|in\s+front\s+of|attached\s+to|right\s+outside|just\s+outside)\s+/gu, 'adjacent', 'strong'],
       [/(?:(?:with)?in\s+)?(?:(?:easy|short)\s+)?walking\s+distance\s+(?:of|from|to)\s+|walkable\s+from\s+|a\s+short\s+walk\s+(?:from|to)\s+/gu, 'walking', 'strong'],
       [/(?:by)\s+/gu, 'near', 'weak'],
-      // "north of X", "on the east side of X": no direction in the plan yet, so near X rather than inside it.
-      [/(?:just\s+|directly\s+)?(?:(?:on|to)\s+the\s+)?(?:north|south|east|west)(?:\s+side)?\s+of\s+/gu, 'near', 'strong'],
       [/(?:very\s+|really\s+|pretty\s+|quite\s+)?(?:near(?:\s+to)?|nearby|near\s+by|close\s+to|closeby|close\s+by|in\s+the\s+(?:vicinity|neighbou?rhood|area|surroundings)\s+of|not\s+(?:too\s+)?far\s+from|in\s+proximity\s+to|proximate\s+to|within\s+reach\s+of|surrounding|around)\s+/gu, 'near', 'strong'],
     ];
     for (const [re, vague, strength] of table) {

@@ -6,6 +6,7 @@
 import { classifyKindZh, findCoordinates, safeHint, type GazetteerHint } from './references.js';
 import { isTargetPhrase } from './lexicon-match.js';
 import { emptyParse, type RefMention, type Relation, type SpatialParse, type Vague } from './parse-types.js';
+import type { Bearing } from './plan.js';
 import { findZhDistances, insideAny, overlapsAny, parseZhNumber, ZH_NUM_RE, type DistanceMention, type Span } from './text.js';
 
 /** Clause punctuation (after NFKC, full-width ，？！ are ASCII). */
@@ -26,8 +27,17 @@ const TRAILING = ['往东', '往西', '往南', '往北', '向东', '向西', '�
 const USER_WORDS = new Set(['我', '我们', '这里', '这儿', '这边', '我这里', '我这儿', '我这边', '我这', '当前位置', '我的位置', '本地', '这附近', '我家', '我住的地方', '我所在的位置', '现在的位置', '目前位置', '咱们', '咱']);
 
 const ADJACENT_WORDS = /^(?:旁边|边上|隔壁|对面|门口|跟前)$/;
-/** A side of a place ("X以北", "X东边"): the plan has no direction yet, so the place is kept as "near". */
-const ZH_DIRECTION = '(?:以|往|向)[东西南北](?:边|面|侧|部|方)?走?|的?[东西南北](?:边|面|侧|方)';
+/** A side of a place ("X以北", "X东北边", "X的南侧"): a compass sector of it. A bare 北 is part of names (北京). */
+const ZH_BEARING = '东北|西北|东南|西南|[东西南北]';
+const ZH_DIRECTION = `(?:以|往|向)(?:${ZH_BEARING})(?:边|面|侧|部|方向|方)?走?|的?(?:${ZH_BEARING})(?:边|面|侧|方向|方)`;
+const ZH_BEARINGS: Record<string, Bearing> = {
+  北: 'north', 东北: 'north_east', 东: 'east', 东南: 'south_east', 南: 'south', 西南: 'south_west', 西: 'west', 西北: 'north_west',
+};
+
+/** The bearing of a direction word ("以北" -> north, "东南侧" -> south_east). */
+function zhBearing(word: string): Bearing {
+  return ZH_BEARINGS[new RegExp(ZH_BEARING).exec(word)![0]]!;
+}
 
 type Cleaned = { kind: 'user'; start: number; end: number } | { kind: 'name'; text: string; start: number; end: number };
 
@@ -220,9 +230,17 @@ export class ChineseGrammar {
           break;
         }
       }
-      const raw = this.s.slice(clauseStart, d.start).replace(/(?:的)?(?:周边|周围|附近|方圆|范围)?\s*$/u, '');
+      let raw = this.s.slice(clauseStart, d.start).replace(/(?:的)?(?:周边|周围|附近|方圆|范围)?\s*$/u, '');
+      // "X以北300米内": the distance of a direction from X.
+      const side = new RegExp(`(?:${ZH_DIRECTION})\\s*$`, 'u').exec(raw);
+      if (side) raw = raw.slice(0, side.index);
       const c = raw ? this.clean(raw, clauseStart) : undefined;
       const note = d.note ? { distanceNote: d.note } : {};
+      if (c && side) {
+        const ref = this.ref(c);
+        this.add({ fn: 'direction', ref, said: { bearing: zhBearing(side[0]), distanceM: d.valueM }, ...note, spans: [{ start: anchorPrefix(this.s, c.start), end: d.end }] });
+        continue;
+      }
       if (c) {
         const ref = this.ref(c);
         this.add({ fn: 'within_distance', ref, distanceM: d.valueM, ...note, spans: [{ start: anchorPrefix(this.s, c.start), end: d.end }] });
@@ -241,14 +259,16 @@ export class ChineseGrammar {
       const word = m[2]!;
       const wordStart = m.index + m[0].length - word.length;
       const vague: Vague = ADJACENT_WORDS.test(word) || word === '旁' ? 'adjacent' : 'near';
-      if (new RegExp(`^${ZH_DIRECTION}$`).test(word)) this.out.notes.push(`"${word}": a direction is not supported, read as near`);
+      const side = new RegExp(`^(?:${ZH_DIRECTION})$`, 'u').test(word);
       const c = this.clean(raw, m.index) ?? (raw.trim() ? undefined : ({ kind: 'user', start: wordStart, end: wordStart } as Cleaned));
       if (!c) continue;
       // A bare 附近 (no place before it in the clause) is the asker only if the question names no place:
       // "我在X，附近有什么" means near X.
       const bare = c.kind === 'user' && !raw.trim();
       const ref = c.kind === 'user' ? { ...this.ref(c), text: this.s.slice(c.start, wordStart + word.length).trim() || word, ...(bare ? { user: 'soft' as const } : {}) } : this.ref(c);
-      this.add({ fn: 'within_distance', ref, vague, spans: [{ start: Math.min(anchorPrefix(this.s, c.start), wordStart), end: wordStart + word.length }] });
+      const spans = [{ start: Math.min(anchorPrefix(this.s, c.start), wordStart), end: wordStart + word.length }];
+      if (side) this.add({ fn: 'direction', ref, said: { bearing: zhBearing(word) }, spans });
+      else this.add({ fn: 'within_distance', ref, vague, spans });
     }
     for (const m of this.scan(new RegExp(`(?:靠近|临近|挨着|紧邻|紧挨)\\s*(${N}{1,60}?)(?=\\s*(?:的|有|[${PUNCT}]|$))`, 'gu'))) {
       const raw = m[1]!;

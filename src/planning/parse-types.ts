@@ -3,7 +3,7 @@
  * their positions, and spatial relations with the values the question states (defaults are applied later, in
  * one place, so that both languages resolve vague words identically).
  */
-import type { LonLat, ReferenceKind } from './plan.js';
+import type { Constraint, LonLat, ReferenceKind } from './plan.js';
 import type { DistanceMention, Span } from './text.js';
 
 export interface RefMention extends Span {
@@ -31,7 +31,22 @@ export type Relation =
   | { fn: 'along_route'; bufferM?: number; spans: Span[] }
   | { fn: 'nearest'; ref?: RefMention; k?: number; spans: Span[] }
   | { fn: 'between'; refs: [RefMention, RefMention]; bufferM?: number; spans: Span[] }
-  | { fn: 'intersects'; ref: RefMention; spans: Span[] };
+  | { fn: 'intersects'; ref: RefMention; spans: Span[] }
+  | SpecRelation;
+
+/** The functions whose relations the assembly (assemble.ts) completes itself. */
+export type AssembledFn = 'within_distance' | 'inside' | 'along' | 'nearest' | 'between' | 'intersects';
+type SpecFn = Exclude<Constraint['fn'], AssembledFn>;
+/** The fields of a function's constraint besides its name and reference. */
+export type ConstraintFields<F extends Constraint['fn']> = Omit<Extract<Constraint, { fn: F }>, 'fn' | 'ref'>;
+
+/**
+ * A relation of any other function of the plan: the reference as mentioned and the fields the question said;
+ * the function's spec (`plan` in src/spatial/functions) completes them.
+ */
+export type SpecRelation = {
+  [F in SpecFn]: { fn: F; ref: RefMention; said: Partial<ConstraintFields<F>>; distanceNote?: string; spans: Span[] };
+}[SpecFn];
 
 export interface SpatialParse {
   relations: Relation[];

@@ -57,6 +57,20 @@ export type Reference = z.infer<typeof ReferenceSchema>;
 
 const DistanceSchema = z.number().min(DISTANCE_MIN_M).max(DISTANCE_MAX_M);
 
+/** Compass bearings of the direction relation, in degrees clockwise from north. */
+export const BEARING_DEGREES = {
+  north: 0,
+  north_east: 45,
+  east: 90,
+  south_east: 135,
+  south: 180,
+  south_west: 225,
+  west: 270,
+  north_west: 315,
+} as const;
+export type Bearing = keyof typeof BEARING_DEGREES;
+export const BearingSchema = z.enum(Object.keys(BEARING_DEGREES) as [Bearing, ...Bearing[]]);
+
 export const ConstraintSchema = z
   .discriminatedUnion('fn', [
     z
@@ -77,6 +91,12 @@ export const ConstraintSchema = z
       })
       .describe('Within bufferM of the straight segment between two references (the corridor between them).'),
     z.object({ fn: z.literal('intersects'), ref: ConstraintRefSchema }).describe('The feature geometry intersects the reference geometry.'),
+    z
+      .object({ fn: z.literal('direction'), ref: RefIdSchema, bearing: BearingSchema, distanceM: DistanceSchema })
+      .describe(
+        "In the compass sector of `bearing` seen from the reference's centre (45 degrees either side of it) and within " +
+          'distanceM of the reference, not on it ("north of X").',
+      ),
   ])
   .describe('One spatial function; all constraints of a plan are combined with AND.');
 export type Constraint = z.infer<typeof ConstraintSchema>;

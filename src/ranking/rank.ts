@@ -1,6 +1,6 @@
 import { hasTargets, type Constraint, type SpatialPlan } from '../planning/plan.ts';
+import { isClosestK, specOf } from '../spatial/functions/index.ts';
 import type { Candidate } from '../spatial/retrieve.ts';
-import { nearMissMargin } from '../spatial/retrieve.ts';
 import { paretoFront } from './pareto.ts';
 
 export interface Scores {
@@ -36,7 +36,7 @@ const QUALITY_CUES = ['best', 'good', 'great', 'top', 'highly rated', 'popular',
  * where (nearest, closest) or what (best, a cuisine, qualities).
  */
 export function chooseTradeOff(plan: SpatialPlan): TradeOff {
-  if (plan.preference === 'nearest' || plan.constraints.some((c) => c.fn === 'nearest')) {
+  if (plan.preference === 'nearest' || plan.constraints.some(isClosestK)) {
     return { spatialWeight: 0.75, semanticWeight: 0.25, reason: 'the question asks for the nearest' };
   }
   const qualityCue = plan.semantic.cues.some((c) => QUALITY_CUES.includes(c)) || plan.preference === 'best';
@@ -52,21 +52,9 @@ function scale01(values: (number | null)[]): number[] {
   return values.map((v) => (v === null ? 0 : max > min ? (v - min) / (max - min) : 1));
 }
 
-/** Metres beyond a constraint (0 when it holds) and the decay scale for it. */
-function excess(c: Constraint, distance: number, satisfied: boolean, nearestCutoff: number | undefined): number {
-  if (satisfied) return 0;
-  if (c.fn === 'within_distance') return Math.max(0, distance - c.distanceM);
-  if (c.fn === 'along' || c.fn === 'between') return Math.max(0, distance - c.bufferM);
-  if (c.fn === 'nearest') return Math.max(0, distance - (nearestCutoff ?? 0));
-  return Math.max(distance, 1);
-}
-
-/** The reach of a constraint, in metres, for the proximity term. */
-function reach(c: Constraint, nearestCutoff: number | undefined): number {
-  if (c.fn === 'within_distance') return c.distanceM;
-  if (c.fn === 'along' || c.fn === 'between') return c.bufferM * 2;
-  if (c.fn === 'nearest') return Math.max(nearestCutoff ?? 200, 100);
-  return 300;
+/** Metres beyond a constraint (0 when it holds), from its function's spec. */
+function excess(c: Constraint, distance: number, satisfied: boolean, cutoff: number | undefined): number {
+  return satisfied ? 0 : specOf(c).excess(c, distance, cutoff);
 }
 
 /**
@@ -96,9 +84,10 @@ export function rankCandidates(
 
   // "nearest k": the k closest qualifying places satisfy it; the cut-off distance is the k-th one's.
   const cutoffs = plan.constraints.map((c, i) => {
-    if (c.fn !== 'nearest') return undefined;
+    const k = specOf(c).closestK?.(c);
+    if (k === undefined) return undefined;
     const sorted = pool.map((p) => p.distances[i]!).sort((a, b) => a - b);
-    return sorted[Math.min(c.k, sorted.length) - 1];
+    return sorted[Math.min(k, sorted.length) - 1];
   });
   const semantic = scale01(pool.map((c) => c.semanticSimilarity));
   const denseSpatial = scale01(pool.map((c) => c.spatialSimilarity));
@@ -108,11 +97,12 @@ export function rankCandidates(
     let proximity = 1;
     plan.constraints.forEach((c, j) => {
       const distance = cand.distances[j]!;
-      const holds = c.fn === 'nearest' ? distance <= (cutoffs[j] ?? 0) + 0.01 : cand.satisfied[j]!;
+      const spec = specOf(c);
+      const holds = spec.closestK ? distance <= (cutoffs[j] ?? 0) + 0.01 : cand.satisfied[j]!;
       cand.satisfied[j] = holds;
-      const scaleM = Math.max(50, nearMissMargin(c) / 2);
+      const scaleM = Math.max(50, spec.nearMissMargin(c) / 2);
       sparse *= Math.exp(-excess(c, distance, holds, cutoffs[j]) / scaleM);
-      proximity *= Math.exp(-distance / reach(c, cutoffs[j]));
+      proximity *= Math.exp(-distance / spec.proximityReach(c, cutoffs[j]));
     });
     const semanticScore = !use.semantic ? 0 : targeted ? (cand.tagMatch ? 0.6 : 0) + 0.4 * semantic[i]! : semantic[i]!;
     const spatial =

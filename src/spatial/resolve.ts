@@ -5,6 +5,7 @@ import { poiConceptById } from '../lexicon/poi-concepts.ts';
 import { referenceHeadConcept } from '../planning/lexicon-match.ts';
 import { buildNameIndex, glossCandidates, type NameIndex } from './gloss-match.ts';
 import { expandStreetName, normalizeName } from './names.ts';
+import { constraintRefs, specOf } from './functions/index.ts';
 
 /** A reference of the plan, located in the database. */
 export interface ResolvedReference {
@@ -142,8 +143,8 @@ async function namedCache(db: Db) {
 function referenceUsage(plan: SpatialPlan): Map<string, 'point' | 'polygon' | 'line'> {
   const usage = new Map<string, 'point' | 'polygon' | 'line'>();
   for (const c of plan.constraints) {
-    if (c.fn === 'inside' || c.fn === 'intersects') usage.set(c.ref, 'polygon');
-    else if (c.fn === 'along') usage.set(c.ref, 'line');
+    const shape = specOf(c).referenceShape;
+    if (shape !== 'any') for (const ref of constraintRefs(c)) usage.set(ref, shape);
   }
   for (const r of plan.references) {
     if (r.kind === 'street') usage.set(r.id, 'line');

@@ -3,7 +3,10 @@ import type { Db } from '../db/database.ts';
 import { toVectorLiteral } from '../embedding/space.ts';
 import type { Constraint, SpatialPlan } from '../planning/plan.ts';
 import { hasTargets, ROUTE_REF } from '../planning/plan.ts';
+import { isClosestK, SPATIAL_FUNCTIONS, specOf } from './functions/index.ts';
+import { NEAREST_WINDOW_M } from './functions/nearest.ts';
 import { poiConceptById } from '../lexicon/poi-concepts.ts';
+import type { ConstraintSql, PlanarFrame } from './functions/spec.ts';
 import type { GeoJsonGeometry, ResolvedReference } from './resolve.ts';
 import { estimatedMatches, targetStatistics } from './tag-statistics.ts';
 
@@ -16,9 +19,9 @@ import { estimatedMatches, targetStatistics } from './tag-statistics.ts';
  *   - tagged: the places matching the plan's tag or category targets, nearest first (GIN over tag tokens;
  *     beyond TAGGED_POOL matches in the window, the farther ones count as untagged);
  *   - semantic: the places whose description is closest to the semantic part of the question (exact cosine
- *     over the window where the constraints hold, for a nearest question NEAREST_SEMANTIC_M; around a point
- *     or an area over its SEMANTIC_REACH nearest places only), when the tagged pool holds fewer than
- *     TAGGED_ENOUGH places;
+ *     over the window where the constraints hold, for a nearest question NEAREST_SEMANTIC_M of
+ *     functions/nearest.ts; around a point or an area over its SEMANTIC_REACH nearest places only), when the
+ *     tagged pool holds fewer than TAGGED_ENOUGH places;
  * each inside the window of the constraints in degrees (a superset of the real window). The window of a
  * line (a street, a route) is a chain of boxes along it, not its bounding box: Park Avenue's bounding box
  * holds 12,000 places, the boxes along it 1,200. The driving constraint is the one with the smallest window.
@@ -26,13 +29,18 @@ import { estimatedMatches, targetStatistics } from './tag-statistics.ts';
  * tag match and pgvector's cosine similarities to the two embedded parts of the question. Distances are
  * planar in a local equirectangular frame when the window is small (within 0.2 % of the sphere there, and
  * for 250 candidates 6.8 -> 1.9 ms to Chelsea's outline, 28 -> 2.8 ms to Park Avenue), on the sphere otherwise.
- * Only SQL written here runs: the functions come from this allow-list, every value is a bound parameter,
- * and there is a LIMIT. Tags and descriptions are read for the answers only (placeDetails).
+ * What each spatial function adds (its reach, its SQL, its near misses) is its spec in ./functions.
+ * Only SQL written here and in the specs runs: the functions come from this allow-list, every value is a
+ * bound parameter, and there is a LIMIT. Tags and descriptions are read for the answers only (placeDetails).
  */
-export const ALLOWED_SQL_FUNCTIONS = [
+const SHARED_SQL_FUNCTIONS = [
   'ST_GeomFromGeoJSON', 'ST_SetSRID', 'ST_Distance', 'ST_Intersects', 'ST_PointOnSurface', 'ST_MakeEnvelope',
   'ST_XMin', 'ST_YMin', 'ST_XMax', 'ST_YMax', 'ST_Affine', 'ST_Simplify', 'unnest', 'coalesce', 'count',
 ] as const;
+/** The shared functions of the candidate query and those each spatial function's spec declares. */
+export const ALLOWED_SQL_FUNCTIONS: readonly string[] = [
+  ...new Set([...SHARED_SQL_FUNCTIONS, ...Object.values(SPATIAL_FUNCTIONS).flatMap((f) => f.sqlFunctions)]),
+];
 
 export interface Candidate {
   id: number;
@@ -67,7 +75,6 @@ export interface RetrievalResult {
 
 /** Bounds of the candidate pool and of near-miss windows around a constraint. */
 export const POOL_SIZE = 400;
-export const NEAREST_WINDOW_M = 3000;
 /** Rows each index-driven pool contributes before the exact measurements (see the module comment). */
 export const SPATIAL_POOL = 100;
 export const TAGGED_POOL = 200;
@@ -86,11 +93,6 @@ export const SEMANTIC_REACH = 600;
 export const TAGGED_ENOUGH = 25;
 /** Targets matching at most this many places of the whole table are looked up by their indexes first (see tagged). */
 export const RARE_TARGET_MATCHES = 10_000;
-/**
- * How far from the reference the semantic pool of a nearest question looks (its tagged and spatial pools
- * look NEAREST_WINDOW_M; 3 km of Midtown hold 7,700 places): among its SEMANTIC_REACH nearest places.
- */
-export const NEAREST_SEMANTIC_M = 1000;
 /** A line's window is a chain of boxes of about this length (fewer, longer ones past MAX_CORRIDOR_BOXES). */
 const CORRIDOR_BOX_M = 250;
 const MAX_CORRIDOR_BOXES = 24;
@@ -124,19 +126,9 @@ function constraintGeometry(c: Constraint, refs: Map<string, ResolvedReference>,
   return refs.get(c.ref)!.geometry;
 }
 
-/** Margin beyond a constraint inside which near misses are still fetched (with a lower sparse score). */
-export function nearMissMargin(c: Constraint): number {
-  if (c.fn === 'within_distance') return Math.max(100, c.distanceM * 0.5);
-  if (c.fn === 'along' || c.fn === 'between') return Math.max(50, c.bufferM * 0.5);
-  return 150;
-}
-
-/** Metres from the constraint's geometry within which it holds (inside/intersects: on the geometry itself). */
-function satisfiedReach(c: Constraint, nearestM = NEAREST_WINDOW_M): number {
-  if (c.fn === 'within_distance') return c.distanceM;
-  if (c.fn === 'along' || c.fn === 'between') return c.bufferM;
-  if (c.fn === 'nearest') return nearestM;
-  return 0;
+/** Metres from the constraint's geometry within which candidates are fetched (the reach plus near misses). */
+function windowReach(c: Constraint, nearestM = NEAREST_WINDOW_M): number {
+  return c.fn === 'nearest' ? Math.max(nearestM, specOf(c).windowReach(c)) : specOf(c).windowReach(c);
 }
 
 /**
@@ -146,16 +138,6 @@ function satisfiedReach(c: Constraint, nearestM = NEAREST_WINDOW_M): number {
 export function nearestWindow(plan: SpatialPlan): number {
   const nearM = plan.targets.concepts.map((id) => poiConceptById.get(id)?.nearM ?? 0);
   return Math.max(NEAREST_WINDOW_M, 10 * Math.max(0, ...nearM));
-}
-
-/** Metres from the constraint's geometry within which the semantic pool is drawn. */
-function semanticReach(c: Constraint): number {
-  return c.fn === 'nearest' ? NEAREST_SEMANTIC_M : satisfiedReach(c);
-}
-
-/** Metres from the constraint's geometry within which candidates are fetched (the reach plus near misses). */
-function windowReach(c: Constraint, nearestM = NEAREST_WINDOW_M): number {
-  return c.fn === 'nearest' ? nearestM : satisfiedReach(c) + nearMissMargin(c);
 }
 
 function boundsOf(geometry: GeoJsonGeometry): Envelope {
@@ -297,32 +279,14 @@ function scaledGeometry(geometry: GeoJsonGeometry, kx: number, ky: number): GeoJ
   return { type: geometry.type, coordinates: scale(geometry.coordinates) } as GeoJsonGeometry;
 }
 
-interface ConstraintSql {
-  /** Metres on the sphere from a candidate to the constraint's geometry. */
-  distance: RawBuilder<number>;
-  /** Whether the constraint holds, given `d`, the candidate's distance to it. */
-  satisfied: (d: RawBuilder<number>) => RawBuilder<boolean>;
-}
-
-function compileConstraint(c: Constraint, geometry: GeoJsonGeometry, frame: { kx: number; ky: number } | null): ConstraintSql {
+/** A constraint's SQL from its function's spec, with the distance measured in the frame or on the sphere. */
+function compileConstraint(c: Constraint, geometry: GeoJsonGeometry, frame: PlanarFrame): ConstraintSql {
   const geom = geometryParam(geometry);
-  const distance = frame
-    ? sql<number>`ST_Distance(ST_Affine(p.geom, ${frame.kx}, 0, 0, ${frame.ky}, 0, 0), ${geometryParam(scaledGeometry(geometry, frame.kx, frame.ky))})`
+  const inFrame = frame ? { frame, geometry: geometryParam(scaledGeometry(geometry, frame.kx, frame.ky)) } : null;
+  const distance = inFrame
+    ? sql<number>`ST_Distance(ST_Affine(p.geom, ${inFrame.frame.kx}, 0, 0, ${inFrame.frame.ky}, 0, 0), ${inFrame.geometry})`
     : sql<number>`ST_Distance(p.geog, ${geom}::geography, false)`;
-  switch (c.fn) {
-    case 'within_distance':
-      return { distance, satisfied: (d) => sql<boolean>`(${d} <= ${c.distanceM})` };
-    case 'along':
-    case 'between':
-      return { distance, satisfied: (d) => sql<boolean>`(${d} <= ${c.bufferM})` };
-    case 'inside':
-      // A place is inside when its representative point is (an area candidate: its point on surface).
-      return { distance, satisfied: () => sql<boolean>`ST_Intersects(ST_PointOnSurface(p.geom), ${geom})` };
-    case 'intersects':
-      return { distance, satisfied: () => sql<boolean>`ST_Intersects(p.geom, ${geom})` };
-    case 'nearest':
-      return { distance, satisfied: () => sql<boolean>`true` };
-  }
+  return specOf(c).compile(c, { geometry: geom, distance, inFrame });
 }
 
 /**
@@ -382,14 +346,14 @@ export function buildRetrievalQuery(input: RetrieveInput) {
   const geometries = plan.constraints.map((c) => constraintGeometry(c, refs, plan));
   const nearestM = nearestWindow(plan);
   const windows = plan.constraints.map((c, i) => windowBoxes(geometries[i]!, windowReach(c, nearestM)));
-  const semanticWindows = plan.constraints.map((c, i) => windowBoxes(geometries[i]!, semanticReach(c)));
+  const semanticWindows = plan.constraints.map((c, i) => windowBoxes(geometries[i]!, specOf(c).semanticReach(c)));
   const driver = windows.reduce((best, w, i) => (boxArea(w) < boxArea(windows[best]!) ? i : best), 0);
   const frame = planarFrame(windows.flat());
   const compiled = plan.constraints.map((c, i) => compileConstraint(c, geometries[i]!, frame));
   const referencePlaceIds = input.references.flatMap((r) => (r.match?.placeId ? [r.match.placeId] : []));
   const referenceNames = input.references.flatMap((r) => (r.match ? [r.match.name] : []));
   const tagMatch = tagMatchSql(plan);
-  const hasNearest = plan.constraints.some((c) => c.fn === 'nearest');
+  const hasNearest = plan.constraints.some(isClosestK);
   const near = geometryParam(geometries[driver]!);
   const driverIsLine = lineParts(geometries[driver]!).length > 0;
   const driverIsArea = isArea(geometries[driver]!);
@@ -565,6 +529,14 @@ export interface PlaceDetails {
  * (measured in PGlite: ~0.8 ms per candidate, for 5 to 50 shown out of a few hundred); reading the tags and
  * descriptions of all of them was a tenth of the candidate query (server, the 40 dev questions: 48 -> 43 ms).
  */
+/** The descriptions of a few places (the reranker's excerpts); the retrieval leaves them unread when it can. */
+export async function placeDescriptions(db: Db, ids: number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await sql<{ id: number; description: string | null }>`
+    SELECT id, description FROM places WHERE id = ANY(${ids}::bigint[])`.execute(db);
+  return new Map(rows.map((r) => [Number(r.id), r.description ?? '']));
+}
+
 export async function placeDetails(db: Db, ids: number[]): Promise<Map<number, PlaceDetails>> {
   if (ids.length === 0) return new Map();
   const { rows } = await sql<{ id: number; geometry: string; tags: Record<string, string> }>`

@@ -3,17 +3,18 @@
  * imports. Every write renders the capability text and embeds it in the same call, so a tool is
  * searchable as soon as the write returns: nothing is trained, nothing is rebuilt offline.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../db/database.ts';
 import type { Embedder } from '../embedding/embedder.ts';
 import { ensureEmbeddingSpace, toVectorLiteral, vectorColumnDimension } from '../embedding/space.ts';
-import { TOOLS_HNSW_INDEX } from '../../migrations/0002_tools.ts';
+import { TOOLS_HNSW_INDEX } from '../db/indexes.ts';
 import { producesOf, renderCapabilityText, type NeighbourInfo } from './capability.ts';
 import { DOMAIN_CATALOG, loadDomainCatalog } from './catalog/domain.ts';
-import { importOpenEOProcesses, ToolImportError } from './importers/openeo.ts';
+import { readJsonFile, ToolImportError } from './importers/import-error.ts';
+import { importOpenEOProcesses } from './importers/openeo.ts';
 import { importSpectralIndices } from './importers/spectral-indices.ts';
 import {
   catalogsOf,
@@ -162,13 +163,7 @@ const RecordFileSchema = z.union([
   z.looseObject({ tools: z.array(z.looseObject({ id: z.string() })), catalog: z.string().optional(), version: z.string().optional() }),
 ]);
 
-function readJson(path: string): unknown {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new ToolImportError(`cannot read JSON ${path}: ${(error as Error).message}`, path);
-  }
-}
+const readJson = (path: string): unknown => readJsonFile(path, 'tool import');
 
 /**
  * What a path holds: a folder of openEO process files (or the spectral-indices folder), the spectral

@@ -9,7 +9,7 @@ import type { Embedder } from '../embedding/embedder.ts';
 import { createRouter } from '../http/openapi-app.ts';
 import { badRequest, conflict, notFound } from '../http/problem.ts';
 import { catalogSnapshot } from './catalog-cache.ts';
-import { ToolImportError } from './importers/openeo.ts';
+import { ToolImportError } from './importers/import-error.ts';
 import { deleteTool, importTools, parseToolRecords, registerTool, ToolConflictError, updateTool } from './registry.ts';
 import { getToolRow, listToolRows } from './repository.ts';
 import { PortTypeSchema, TemporalSchema, SNAKE_CASE } from './schema.ts';
@@ -180,7 +180,7 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({ descrip
 const problemResponse = (description: string) => ({ description });
 const idParams = z.object({ id: TOOL_ID });
 
-const routes = {
+export const routes = {
   create: createRoute({
     method: 'post',
     path: '/v1/tools',

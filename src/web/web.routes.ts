@@ -15,6 +15,7 @@ import type { Db } from '../db/database.ts';
 import type { ExampleQuestion } from './examples.ts';
 import { createRouter } from '../http/openapi-app.ts';
 import { ApiError } from '../http/problem.ts';
+import { explorerFunctions } from '../spatial/functions/labels.ts';
 import {
   BASEMAP_LAYERS,
   DEFAULT_BASEMAP_LAYERS,
@@ -177,7 +178,7 @@ const configRoute = createRoute({
   method: 'get',
   path: '/web/config',
   tags: ['web'],
-  summary: "The explorer's settings: the optional raster tile URL and the extent of the data",
+  summary: "The explorer's settings: the optional raster tile URL, the extent of the data, the spatial functions' search areas and labels",
   responses: { 200: { description: 'settings', content: { 'application/json': { schema: z.any() } } } },
 });
 
@@ -237,6 +238,8 @@ export function webRoutes(deps: WebDeps) {
         tiles: tiles ? { url: tiles.url, attribution: tiles.attribution, maxZoom: tiles.maxZoom } : null,
         extent,
         basemapLayers: BASEMAP_LAYERS,
+        // How the page draws and names each spatial function's search area, from the functions' specs.
+        spatialFunctions: explorerFunctions(),
       },
       200,
     );

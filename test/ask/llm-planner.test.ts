@@ -27,7 +27,8 @@ describe.skipIf(!hasNycData)(`LLM planner through /v1/ask (${testMode} mode)`, (
     const res = await fetch(`${service.url}/v1/ask`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ question, k: 3 }),
+      // The rule trade-off: this file is about the planner's call (test/ask/llm-rerank.test.ts covers the reranker's).
+      body: JSON.stringify({ question, k: 3, rerank: 'rules' }),
     });
     expect(res.status).toBe(200);
     return (await res.json()) as {

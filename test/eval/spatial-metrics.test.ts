@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PIPELINE, runSpatialEval } from '../../eval/harness.ts';
+import { ORACLE, oraclePlan } from '../../eval/oracle-plan.ts';
 import { namesMatch, scoreQuestion, summarize, summaryLine, type SpatialQaItem } from '../../eval/spatial.ts';
 import { createOfflineEmbedderWithLexicons } from '../../src/embedding/configured.ts';
 import { openTestDatabase, testMode, type TestDatabase } from '../helpers/database.ts';
@@ -57,6 +58,30 @@ describe('spatial QA metric arithmetic (hand-computed)', () => {
 });
 
 const DEV_SET = '../shared/eval/spatial-qa.dev.jsonl';
+describe('oracle plans from gold fields', () => {
+  it('takes a point reference as coordinates, with the gold function, distance and tags', () => {
+    const plan = oraclePlan({ ...item(), semantic: { description: 'coffee', tags: [['amenity', ['cafe']]] } });
+    expect(plan.references).toEqual([{ id: 'r1', text: 'R', kind: 'coordinates', point: { lon: R[0], lat: R[1] } }]);
+    expect(plan.constraints).toEqual([{ fn: 'within_distance', ref: 'r1', distanceM: 100 }]);
+    expect(plan.targets.tags).toEqual([['amenity', ['cafe']]]);
+    expect(plan.semantic.text).toBe('coffee');
+  });
+
+  it('takes a line between two named places as a route between its ends, and areas and streets by name and kind', () => {
+    const line = { type: 'LineString', coordinates: [R, east(400), north(300)] };
+    const route = oraclePlan(item({ reference: { names: ['Start', 'End'], geometry: line }, spatial: { relation: 'along', distance_m: 150, k: null } }));
+    expect(route.route).toEqual({ from: 'r1', to: 'r2' });
+    expect(route.references.map((r) => r.point)).toEqual([{ lon: R[0], lat: R[1] }, { lon: north(300)[0], lat: north(300)[1] }]);
+    expect(route.constraints).toEqual([{ fn: 'along', ref: 'route', bufferM: 150 }]);
+    const area = oraclePlan(item({ reference: { names: ['Some Park'], geometry: { type: 'MultiPolygon', coordinates: [] } }, spatial: { relation: 'inside', distance_m: null, k: null } }));
+    expect(area.references[0]).toEqual({ id: 'r1', text: 'Some Park', kind: 'area' });
+    expect(area.constraints).toEqual([{ fn: 'inside', ref: 'r1' }]);
+    const nearest = oraclePlan(item({ spatial: { relation: 'nearest', distance_m: null, k: 2 } }));
+    expect(nearest.constraints).toEqual([{ fn: 'nearest', ref: 'r1', k: 2 }]);
+    expect(nearest.preference).toBe('nearest');
+  });
+});
+
 describe.skipIf(!hasNycData || !existsSync(DEV_SET))(`the harness on a 5-question subset (${testMode} mode)`, () => {
   let database: TestDatabase;
   beforeAll(async () => {
@@ -76,6 +101,9 @@ describe.skipIf(!hasNycData || !existsSync(DEV_SET))(`the harness on a 5-questio
       expect(s.both).toBeLessThanOrEqual(Math.min(s.spatial, s.semantic));
     }
     expect(summarize(byMethod[PIPELINE]!).delivery).toBe(1);
+    // The oracle-plan row: the same pipeline given each question's plan from its gold fields.
+    expect(summarize(byMethod[ORACLE]!).delivery).toBe(1);
+    expect(summarize(byMethod[ORACLE]!).spatial).toBe(1);
   });
 });
 

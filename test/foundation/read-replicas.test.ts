@@ -9,6 +9,8 @@ import { createServer } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { openReplicaReads, parseLsn, ReplicaSet } from '../../src/db/replicas.ts';
 import { isServer } from '../helpers/database.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
@@ -222,6 +224,21 @@ describe.skipIf(Boolean(skipReason))('read replicas over HTTP (server mode, DATA
       { name: 'replica-1', state: 'up' },
       { name: 'replica-2', state: 'down' },
     ]);
+  });
+
+  it('answers MCP tool calls on the replica too: an MCP request is not taken for a write', async () => {
+    const client = new McpClient({ name: 'replica-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', service.url)));
+    try {
+      const sinceReplica = await clock(replica);
+      const sincePrimary = await clock(primary);
+      const result = await client.callTool({ name: 'ask', arguments: { question: `cafes within 300 m of ${plaza}`, planner: 'offline' } });
+      expect(result.isError ?? false).toBe(false);
+      expect(apps(await activity(replica, sinceReplica))).toContain('spatial-rag ask');
+      expect(await activity(primary, sincePrimary)).toEqual([]);
+    } finally {
+      await client.close();
+    }
   });
 
   it('writes on the primary, and reads its own writes at once even while the replica lags', async ({ skip }) => {

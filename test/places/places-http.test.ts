@@ -55,7 +55,7 @@ describe(`places over HTTP: OGC API - Features and imports (${testMode} mode)`, 
   it('lists collections with item links', async () => {
     const body = (await (await get('/collections')).json()) as { collections: { id: string; links: { rel: string }[] }[] };
     expect(body.collections.map((c) => c.id)).toEqual(['places', 'cafes']);
-    expect(body.collections[1]!.links[0]!.rel).toBe('items');
+    expect(body.collections[1]!.links.map((l) => l.rel)).toContain('items');
   });
 
   it('pages items with limit and next links, in GeoJSON', async () => {

@@ -209,8 +209,13 @@ describe.skipIf(!hasNycData)(`hostile questions through POST /v1/ask (${testMode
       const system = request.messages.filter((m) => m.role === 'system');
       expect(system.length).toBe(1);
       expect(system[0]!.content).not.toContain('Ignore previous instructions');
-      expect(request.messages.some((m) => m.role === 'user' && m.content.includes('Ignore previous instructions'))).toBe(true);
+      // Planner and reranker calls alike: the question travels as data in the one user message.
+      const user = request.messages.filter((m) => m.role === 'user');
+      expect(user.length).toBe(1);
+      expect(typeof (JSON.parse(user[0]!.content) as { question?: unknown }).question).toBe('string');
     }
+    const user = (r: { messages: { role: string; content: string }[] }) => r.messages.find((m) => m.role === 'user')!.content;
+    expect(stub.requests.some((r) => user(r).includes('Ignore previous instructions'))).toBe(true);
   });
 
   it('changed no data: same tables, row counts and checksum of every place', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOfflineEmbedderWithLexicons } from '../../src/embedding/configured.ts';
-import { ToolImportError } from '../../src/tools/importers/openeo.ts';
+import { ToolImportError } from '../../src/tools/importers/import-error.ts';
 import { importToolCatalogs } from '../../src/tools/registry.ts';
 import { testMode } from '../helpers/database.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';

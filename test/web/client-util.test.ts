@@ -2,7 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config.ts';
 import { initialLang, STRINGS } from '../../src/web/static/i18n.js';
+import { explorerFunctions } from '../../src/spatial/functions/labels.ts';
 import {
+  areaLabel,
   axisFloor,
   axisTicks,
   bboxParam,
@@ -91,9 +93,11 @@ describe('explorer helpers', () => {
         { fn: 'inside', ref: 'r4' },
         { fn: 'intersects', ref: 'r3' },
         { fn: 'nearest', ref: 'r1', k: 3 },
+        { fn: 'direction', ref: 'r1', bearing: 'north_east', distanceM: 300 },
       ],
     };
-    const areas = searchAreas(plan, reference, [{ distanceM: 80 }, { distanceM: 310 }]);
+    const functions = explorerFunctions();
+    const areas = searchAreas(plan, reference, [{ distanceM: 80 }, { distanceM: 310 }], functions);
     expect(areas.map((a) => [a.fn, a.kind, a.metres, a.fill ?? null])).toEqual([
       ['within_distance', 'circle', 200, null],
       ['within_distance', 'buffer', 100, true],
@@ -103,12 +107,39 @@ describe('explorer helpers', () => {
       ['inside', 'fill', 0, null],
       ['intersects', 'buffer', 5, null],
       ['nearest', 'ring', 310, null],
+      ['direction', 'fill', 300, null],
     ]);
+    // The sector of a point: a wedge from it, every vertex 300 m away between north and east.
+    const wedge = (areas[8]!.geometry.coordinates as number[][][])[0]!;
+    expect(wedge[0]).toEqual(gct.coordinates);
+    const kx = Math.cos((gct.coordinates[1]! * Math.PI) / 180);
+    for (const [x, y] of wedge.slice(1, -1)) {
+      const east = (x! - gct.coordinates[0]!) * kx;
+      const north = y! - gct.coordinates[1]!;
+      expect(east).toBeGreaterThanOrEqual(-1e-9);
+      expect(north).toBeGreaterThanOrEqual(-1e-9);
+      expect(Math.hypot(east, north) * 111_195).toBeCloseTo(300, 3);
+    }
+    // Each legend text from the function's labels, in either language.
+    expect(areas.map((a) => areaLabel(a, functions, 'en'))).toEqual([
+      'within 200 m',
+      'within 100 m',
+      'within 50 m of the line',
+      'within 150 m of the line',
+      'corridor 120 m wide each side',
+      'inside',
+      'intersects',
+      'nearest (up to 310 m)',
+      'north-east of the reference, within 300 m',
+    ]);
+    expect(areaLabel(areas[8]!, functions, 'zh')).toBe('东北侧 300 米以内');
+    // Without the table (the settings not loaded yet) nothing is drawn.
+    expect(searchAreas(plan, reference)).toEqual([]);
     // The route and the corridor are the straight segment between the two references.
     expect(areas[3]!.geometry).toEqual({ type: 'LineString', coordinates: [penn.coordinates, gct.coordinates] });
     expect(areas[4]!.geometry).toEqual({ type: 'LineString', coordinates: [gct.coordinates, penn.coordinates] });
     // Nothing for a reference the response does not have (a clarification has no reference).
-    expect(searchAreas(plan, { features: [] })).toEqual([]);
+    expect(searchAreas(plan, { features: [] }, [], functions)).toEqual([]);
     expect(searchAreas(undefined, undefined)).toEqual([]);
   });
 
@@ -136,8 +167,6 @@ describe('explorer helpers', () => {
 
   it('has every UI text in English and Chinese', () => {
     expect(Object.keys(STRINGS.zh).sort()).toEqual(Object.keys(STRINGS.en).sort());
-    const areaTexts = (lang: 'en' | 'zh') => Object.keys(STRINGS[lang].searchArea as object).sort();
-    expect(areaTexts('zh')).toEqual(areaTexts('en'));
     expect(initialLang('zh', ['en-US'])).toBe('zh');
     expect(initialLang(null, ['zh-CN', 'en'])).toBe('zh');
     expect(initialLang('fr', ['de'])).toBe('en');

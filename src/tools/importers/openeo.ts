@@ -3,24 +3,14 @@
  * from the openeo-processes repository (one file per process, proposals in `proposals/`) or from a live
  * back end's `GET /processes`, so one importer serves both. openEO ids are kept as tool ids.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
 import { bandRoleFor, conceptInfo, functionInfo, matchForms, productAncestors } from '../knowledge.ts';
 import { ToolRecordSchema, type ToolPort, type ToolRecord } from '../schema.ts';
+import { readJsonFile, ToolImportError } from './import-error.ts';
 
 export const OPENEO_CATALOG = 'openeo';
-
-export class ToolImportError extends Error {
-  constructor(
-    message: string,
-    /** The file (or input label) the problem was found in. */
-    readonly source?: string,
-  ) {
-    super(message);
-    this.name = 'ToolImportError';
-  }
-}
 
 export interface OpenEOImportOptions {
   catalog?: string;
@@ -48,19 +38,7 @@ interface Located {
   proposal: boolean;
 }
 
-function readJson(file: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new ToolImportError(`openEO import: cannot read ${file}: ${(err as Error).message}`, file);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new ToolImportError(`openEO import: invalid JSON in ${file}: ${(err as Error).message}`, file);
-  }
-}
+const readJson = (file: string): unknown => readJsonFile(file, 'openEO import');
 
 function jsonFiles(dir: string): string[] {
   return readdirSync(dir)

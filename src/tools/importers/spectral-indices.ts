@@ -4,7 +4,7 @@
  * Band codes are turned into band roles so that an index can be matched with any sensor carrying
  * those bands, not only the platforms the catalogue lists.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import {
@@ -19,7 +19,7 @@ import {
   type SensorInfo,
 } from '../knowledge.ts';
 import { ToolRecordSchema, type ToolPort, type ToolRecord } from '../schema.ts';
-import { ToolImportError } from './openeo.ts';
+import { readJsonFile, ToolImportError } from './import-error.ts';
 
 export const SPECTRAL_INDICES_CATALOG = 'spectral-indices';
 
@@ -58,13 +58,7 @@ type BandsFile = z.infer<typeof BandsSchema>;
 const ConstantsSchema = z.record(z.string(), z.looseObject({ description: z.string().optional(), default: z.unknown().optional() }));
 type ConstantsFile = z.infer<typeof ConstantsSchema>;
 
-function readJson(file: string): unknown {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new ToolImportError(`spectral-indices import: cannot read JSON ${file}: ${(err as Error).message}`, file);
-  }
-}
+const readJson = (file: string): unknown => readJsonFile(file, 'spectral-indices import');
 
 function loadSide<T>(value: unknown, schema: z.ZodType<T>, fallbackFile: string | undefined, label: string): T | undefined {
   let raw = value;

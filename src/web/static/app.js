@@ -3,7 +3,7 @@
 import { initialLang, STRINGS } from './i18n.js';
 import { ExplorerMap, optionLetter } from './map.js';
 import { scatterSvg } from './scatter.js';
-import { escapeHtml, formatDistance, formatParameters, formatScore, questionWithChoice, rankColour, searchAreas } from './util.js';
+import { areaLabel, escapeHtml, formatDistance, formatParameters, formatScore, questionWithChoice, rankColour, searchAreas } from './util.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -14,6 +14,8 @@ const state = {
   selected: -1,
   map: null,
   asking: null,
+  /** The spatial functions' search areas and labels, from GET /web/config. */
+  functions: {},
 };
 
 const strings = () => STRINGS[state.lang];
@@ -162,10 +164,8 @@ function render(response, { refit }) {
   renderTools(response);
   renderSql(response);
 
-  const areas = searchAreas(response.plan, response.reference, response.candidates ?? []);
-  $('legend-area').textContent = areas.length
-    ? ` — ${areas.map((a) => s.searchArea[a.fn]?.(Math.round(a.metres)) ?? a.fn).join(', ')}`
-    : '';
+  const areas = searchAreas(response.plan, response.reference, response.candidates ?? [], state.functions);
+  $('legend-area').textContent = areas.length ? ` — ${areas.map((a) => areaLabel(a, state.functions, state.lang)).join(', ')}` : '';
   if (refit) showOnMap(response);
   if (state.selected >= 0) select(state.selected, { pan: false });
 }
@@ -179,10 +179,12 @@ function renderMeta(response) {
       `${s.tradeOff}: ${s.spatialWeight} ${response.tradeOff.spatialWeight} / ${s.semanticWeight} ${response.tradeOff.semanticWeight}`,
     );
   }
+  // Who ordered the answer: the language model (its reasons are on each candidate) or the rule trade-off.
+  if (response.rerank) parts.push(`${s.rankedBy}: ${response.rerank.by === 'llm' ? s.rankedByModel : s.rankedByRules}${response.rerank.fallbackReason ? ` (${s.fallback})` : ''}`);
   if (typeof response.timingsMs?.total === 'number') parts.push(`${s.total} ${Math.round(response.timingsMs.total)} ms`);
   const meta = $('meta');
   meta.textContent = parts.join(' · ');
-  meta.title = response.tradeOff?.reason ?? '';
+  meta.title = [response.tradeOff?.reason, response.rerank?.fallbackReason].filter(Boolean).join('\n');
 }
 
 function renderClarification(response) {
@@ -298,7 +300,8 @@ function renderDetail(response) {
   detail.innerHTML =
     `<h3>${escapeHtml(s.selected)}: ${state.selected + 1}. ${escapeHtml(c.name)}</h3>` +
     `<p class="muted">${escapeHtml(c.category ?? '')} · ${escapeHtml(formatDistance(c.distanceM))} · ${escapeHtml(c.pareto ? s.onFront : s.offFront)}</p>` +
-    (c.why ? `<p><strong>${escapeHtml(s.why)}:</strong> ${escapeHtml(c.why)}</p>` : '');
+    (c.why ? `<p><strong>${escapeHtml(s.why)}:</strong> ${escapeHtml(c.why)}</p>` : '') +
+    (c.rankReason ? `<p><strong>${escapeHtml(s.rankReason)}:</strong> ${escapeHtml(c.rankReason)}</p>` : '');
 }
 
 function renderScatter(response) {
@@ -432,7 +435,9 @@ async function start() {
   } catch (error) {
     console.warn(error);
   }
+  state.functions = config.spatialFunctions ?? {};
   state.map = new ExplorerMap($('map'), {
+    functions: () => state.functions,
     tiles: config.tiles,
     extent: config.extent,
     strings,

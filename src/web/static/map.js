@@ -180,7 +180,7 @@ export class ExplorerMap {
   showAnswer(response) {
     this.clearAnswer();
     const candidates = response.candidates ?? [];
-    const areas = searchAreas(response.plan, response.reference, candidates);
+    const areas = searchAreas(response.plan, response.reference, candidates, this.options.functions?.());
     const bounds = L.latLngBounds([]);
 
     for (const area of areas) this.drawArea(area, bounds);

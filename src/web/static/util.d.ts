@@ -22,7 +22,17 @@ export interface SearchArea {
   geometry: Geometry;
   metres: number;
   fill?: boolean;
+  constraint: Record<string, unknown>;
 }
+
+/** The explorer's view of the spatial functions' specs (GET /web/config `spatialFunctions`). */
+export type SpatialFunctions = Record<
+  string,
+  {
+    searchArea: { kind: string; metres?: string; sector?: { field: string; degrees: Record<string, number>; halfWidthDeg: number } };
+    labels: { en: { area: string }; zh: { area: string }; words?: { en: Record<string, string>; zh: Record<string, string> } };
+  }
+>;
 
 export function escapeHtml(value: unknown): string;
 export function formatScore(value: unknown): string;
@@ -41,7 +51,10 @@ export function searchAreas(
   plan: { constraints?: unknown[]; route?: { from: string; to: string } } | null | undefined,
   reference: { features?: { geometry: Geometry; properties?: { ref?: string } }[] } | null | undefined,
   candidates?: CandidateLike[],
+  functions?: SpatialFunctions,
 ): SearchArea[];
+export function sectorPolygon(centre: [number, number], reference: Geometry, axis: number, halfWidthDeg: number, metres: number): Geometry;
+export function areaLabel(area: SearchArea, functions: SpatialFunctions | undefined, lang: 'en' | 'zh'): string;
 export function questionWithChoice(question: string, reference: string, name: string): string;
 export function bboxParam(west: number, south: number, east: number, north: number): string;
 export function formatParameters(parameters: unknown[] | null | undefined): string[];

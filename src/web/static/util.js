@@ -136,14 +136,19 @@ export function geometryCentre(geometry) {
 const isPolygonal = (g) => g?.type === 'Polygon' || g?.type === 'MultiPolygon';
 
 /**
- * The search area of each constraint of a plan, drawn from the reference geometries of the response:
- * - `circle`: a point reference and a radius (within_distance; nearest gets a `ring` at the farthest answer);
+ * The search area of each constraint of a plan, drawn from the reference geometries of the response, as the
+ * spec of its spatial function says (`functions`: the `spatialFunctions` of GET /web/config, from
+ * src/spatial/functions); a function the table does not list is not drawn:
+ * - `circle`: a point reference and a radius (`radius` functions; `ring` functions get a ring at the farthest answer);
  * - `buffer`: a line or polygon widened by `metres` (along a street or the route, between two references,
  *   within a distance of a line or area): the map draws it as a round-capped stroke 2 x metres wide,
  *   which is exact for the buffer of a line in the local plane;
- * - `fill`: the polygon itself (inside, intersects).
+ * - `fill`: a polygon: the reference itself (inside, intersects), or a compass sector (direction): a wedge
+ *   from the reference's centre reaching `metres` beyond its farthest vertex (the service measures from the
+ *   reference's closest point, so the wedge shows the sector, slightly wider than what qualifies).
+ * Each area keeps its constraint, for its label (areaLabel).
  */
-export function searchAreas(plan, reference, candidates = []) {
+export function searchAreas(plan, reference, candidates = [], functions = {}) {
   const byRef = new Map();
   for (const f of reference?.features ?? []) if (f?.properties?.ref) byRef.set(f.properties.ref, f.geometry);
   const centreOf = (id) => {
@@ -161,29 +166,71 @@ export function searchAreas(plan, reference, candidates = []) {
 
   const areas = [];
   for (const c of plan?.constraints ?? []) {
-    if (c.fn === 'between') {
-      const a = centreOf(c.refs[0]);
-      const b = centreOf(c.refs[1]);
-      if (a && b) areas.push({ fn: c.fn, kind: 'buffer', geometry: { type: 'LineString', coordinates: [a, b] }, metres: c.bufferM });
+    const spec = functions?.[c.fn]?.searchArea;
+    if (!spec) continue;
+    const metres = spec.metres ? Number(c[spec.metres]) : 0;
+    const area = (kind, geometry, m, extra = {}) => areas.push({ fn: c.fn, kind, geometry, metres: m, ...extra, constraint: c });
+    if (spec.kind === 'corridor') {
+      const a = centreOf(c.refs?.[0]);
+      const b = centreOf(c.refs?.[1]);
+      if (a && b) area('buffer', { type: 'LineString', coordinates: [a, b] }, metres);
       continue;
     }
     const g = geometryOf(c.ref);
     if (!g) continue;
-    if (c.fn === 'within_distance') {
-      if (g.type === 'Point') areas.push({ fn: c.fn, kind: 'circle', geometry: g, metres: c.distanceM });
-      else areas.push({ fn: c.fn, kind: 'buffer', geometry: g, metres: c.distanceM, fill: isPolygonal(g) });
-    } else if (c.fn === 'along') {
-      areas.push({ fn: c.fn, kind: 'buffer', geometry: g, metres: c.bufferM, fill: isPolygonal(g) });
-    } else if (c.fn === 'inside' || c.fn === 'intersects') {
-      if (isPolygonal(g)) areas.push({ fn: c.fn, kind: 'fill', geometry: g, metres: 0 });
-      else areas.push({ fn: c.fn, kind: 'buffer', geometry: g, metres: 5 });
-    } else if (c.fn === 'nearest') {
+    if (spec.kind === 'radius') {
+      if (g.type === 'Point') area('circle', g, metres);
+      else area('buffer', g, metres, { fill: isPolygonal(g) });
+    } else if (spec.kind === 'buffer') {
+      area('buffer', g, metres, { fill: isPolygonal(g) });
+    } else if (spec.kind === 'fill') {
+      if (isPolygonal(g)) area('fill', g, 0);
+      else area('buffer', g, 5);
+    } else if (spec.kind === 'ring') {
       const farthest = Math.max(0, ...candidates.map((x) => (typeof x.distanceM === 'number' ? x.distanceM : 0)));
       const centre = geometryCentre(g);
-      if (centre && farthest > 0) areas.push({ fn: c.fn, kind: 'ring', geometry: { type: 'Point', coordinates: centre }, metres: farthest });
+      if (centre && farthest > 0) area('ring', { type: 'Point', coordinates: centre }, farthest);
+    } else if (spec.kind === 'sector' && spec.sector) {
+      const axis = spec.sector.degrees[c[spec.sector.field]];
+      const centre = geometryCentre(g);
+      if (centre && typeof axis === 'number') area('fill', sectorPolygon(centre, g, axis, spec.sector.halfWidthDeg, metres), metres);
     }
   }
   return areas;
+}
+
+/** Metres per degree of latitude (mean), for drawing only. */
+const METRES_PER_DEGREE = 111_195;
+
+/** A wedge from `centre` around the bearing `axis` (degrees clockwise from north), `metres` beyond the reference's farthest vertex. */
+export function sectorPolygon(centre, reference, axis, halfWidthDeg, metres) {
+  const kx = Math.cos((centre[1] * Math.PI) / 180) * METRES_PER_DEGREE;
+  const extent = Math.max(0, ...positions(reference).map(([x, y]) => Math.hypot((x - centre[0]) * kx, (y - centre[1]) * METRES_PER_DEGREE)));
+  const radius = extent + metres;
+  const ring = [centre];
+  for (let d = axis - halfWidthDeg; d <= axis + halfWidthDeg + 1e-9; d += halfWidthDeg / 8) {
+    const t = (d * Math.PI) / 180;
+    ring.push([centre[0] + (Math.sin(t) * radius) / kx, centre[1] + (Math.cos(t) * radius) / METRES_PER_DEGREE]);
+  }
+  ring.push(centre);
+  return { type: 'Polygon', coordinates: [ring] };
+}
+
+/**
+ * The legend's words for a search area, from its function's labels: `{m}` the area's metres, `{field}` a
+ * field of the constraint (said in the function's words for the language when it lists them).
+ */
+export function areaLabel(area, functions, lang) {
+  const labels = functions?.[area.fn]?.labels;
+  const template = labels?.[lang]?.area;
+  if (!template) return area.fn;
+  const words = labels.words?.[lang] ?? {};
+  return template.replace(/\{(\w+)\}/g, (whole, name) => {
+    if (name === 'm') return String(Math.round(area.metres));
+    const value = area.constraint?.[name];
+    if (typeof value === 'string') return words[value] ?? value;
+    return typeof value === 'number' ? String(value) : whole;
+  });
 }
 
 /**

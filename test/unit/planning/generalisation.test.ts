@@ -72,16 +72,16 @@ describe('Chinese constructions around the reference', () => {
   });
 });
 
-describe('a side of a place keeps the place (the plan has no direction yet: near it)', () => {
+describe('a side of a place keeps the place, as a direction from it', () => {
   it.each([
-    ['wine bars south of Lincoln Center', 'Lincoln Center'],
-    ['bakeries on the west side of Tompkins Square Park', 'Tompkins Square Park'],
-    ['林肯中心以南的酒吧', '林肯中心'],
-    ['林肯中心往西走五分钟的面包店', '林肯中心'],
-  ])('%s', (q, ref) => {
+    ['wine bars south of Lincoln Center', 'Lincoln Center', 'south'],
+    ['bakeries on the west side of Tompkins Square Park', 'Tompkins Square Park', 'west'],
+    ['林肯中心以南的酒吧', '林肯中心', 'south'],
+    ['林肯中心往西走五分钟的面包店', '林肯中心', 'west'],
+  ])('%s', (q, ref, bearing) => {
     const p = planOffline(q);
     expect(p.references.map((r) => r.text)).toEqual([ref]);
-    expect(p.constraints[0]).toMatchObject({ fn: 'within_distance' });
+    expect(p.constraints[0]).toMatchObject({ fn: 'direction', bearing });
   });
 });
 

@@ -22,6 +22,8 @@ export function describeConstraint(plan: SpatialPlan, c: Constraint): string {
       return `between(${refText(plan, c.refs[0])}, ${refText(plan, c.refs[1])}, ${c.bufferM})`;
     case 'intersects':
       return `intersects(${refText(plan, c.ref)})`;
+    case 'direction':
+      return `direction(${refText(plan, c.ref)}, ${c.bearing}, ${c.distanceM})`;
   }
 }
 

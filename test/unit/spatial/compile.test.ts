@@ -55,6 +55,7 @@ describe('plan compiler', () => {
     ['nearest', 'Which pharmacy is nearest to the Chrysler Building?', /ORDER BY tag_match DESC, d0 ASC/],
     ['between', 'Cafes between Bryant Park and Grand Central Terminal', /ST_Distance\(ST_Affine\(p\.geom/],
     ['intersects', 'Which squares intersect Broadway?', /ST_Intersects\(p\.geom, ST_SetSRID/],
+    ['direction', 'Which bakeries are north-west of the Morgan Library?', /coalesce\(cos\(ST_Azimuth\(ST_ClosestPoint\(ST_SetSRID\(ST_GeomFromGeoJSON\(\$\d+\), 4326\), ST_Affine\(ST_PointOnSurface\(p\.geom\), \$\d+, 0, 0, \$\d+, 0, 0\)\), ST_Affine\(ST_PointOnSurface\(p\.geom\), \$\d+, 0, 0, \$\d+, 0, 0\)\) - \$\d+\) >= \$\d+, false\)/],
   ])('%s: builds parameterised PostGIS SQL', (fn, question, pattern) => {
     const plan = planOffline(question);
     expect(plan.constraints.map((c) => c.fn)).toContain(fn);
@@ -65,6 +66,15 @@ describe('plan compiler', () => {
     for (const ref of plan.references) expect(sql).not.toContain(ref.text);
     expect(parameters).toEqual(expect.arrayContaining(['test-model']));
     expect(functionsIn(sql).filter((f) => !allowed.has(f))).toEqual([]);
+  });
+
+  it('direction: the bearing, the half-width and the distance are bound parameters', () => {
+    const plan = planOffline('Which bakeries are north-west of the Morgan Library?');
+    expect(plan.constraints[0]).toMatchObject({ fn: 'direction', bearing: 'north_west', distanceM: 500 });
+    const { parameters } = compile(plan);
+    expect(parameters).toContain((315 * Math.PI) / 180);
+    expect(parameters).toContain(Math.cos(Math.PI / 4));
+    expect(parameters).toContain(500);
   });
 
   it('within_distance SQL matches its golden file', async () => {

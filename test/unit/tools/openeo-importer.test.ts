@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { importOpenEOProcesses, ToolImportError } from '../../../src/tools/importers/openeo.ts';
+import { ToolImportError } from '../../../src/tools/importers/import-error.ts';
+import { importOpenEOProcesses } from '../../../src/tools/importers/openeo.ts';
 import { isKnownCapabilityName, functionInfo } from '../../../src/tools/knowledge.ts';
 import { hasOpenEO, OPENEO_DIR, skipMessage } from './data-dir.ts';
 

@@ -5,20 +5,21 @@
  * embedded in-memory PGlite otherwise. Hooked into `npm run bench -- tools`.
  */
 import { existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { openDatabase, type DatabaseHandle } from '../db/database.ts';
-import { migrateToLatest } from '../db/migrate.ts';
-import { createOfflineEmbedderWithLexicons } from '../embedding/configured.ts';
-import { catalogSnapshot } from './catalog-cache.ts';
-import { loadCheckQueries } from './check.ts';
-import { eoConceptEntries, knowledgeGraph } from './knowledge.ts';
-import { importToolCatalogs, importTools, loadBuiltinTools } from './registry.ts';
-import { countTools } from './repository.ts';
-import type { ToolRecord } from './schema.ts';
-import { searchTools } from './search.ts';
-import { deriveToolMetadata } from './tool.ts';
+import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { createOfflineEmbedderWithLexicons } from '../src/embedding/configured.ts';
+import { catalogSnapshot } from '../src/tools/catalog-cache.ts';
+import { loadCheckQueries } from '../src/tools/check.ts';
+import { eoConceptEntries, knowledgeGraph } from '../src/tools/knowledge.ts';
+import { importToolCatalogs, importTools, loadBuiltinTools } from '../src/tools/registry.ts';
+import { countTools } from '../src/tools/repository.ts';
+import type { ToolRecord } from '../src/tools/schema.ts';
+import { searchTools } from '../src/tools/search.ts';
+import { deriveToolMetadata } from '../src/tools/tool.ts';
 
 export interface ToolBenchOptions {
   total?: number;
@@ -36,9 +37,10 @@ export interface ToolBenchResult {
   p95Ms: number;
   meanMs: number;
   loadMs: number;
+  loadAverage: number[];
 }
 
-const EO_DATA = fileURLToPath(new URL('../../../shared/data/eo/', import.meta.url));
+const EO_DATA = fileURLToPath(new URL('../../shared/data/eo/', import.meta.url));
 
 /** Deterministic synthetic tools: knowledge-graph vocabulary in varied combinations, derived metadata. */
 export function syntheticTools(count: number, seed = 7): ToolRecord[] {
@@ -147,6 +149,7 @@ export async function benchToolSearch(options: ToolBenchOptions = {}): Promise<T
       p95Ms: round1(percentile(times, 95)),
       meanMs: round1(times.reduce((a, b) => a + b, 0) / times.length),
       loadMs: Math.round(loadMs),
+      loadAverage: loadavg().map((l) => Math.round(l * 10) / 10),
     };
   } finally {
     await handle?.close();

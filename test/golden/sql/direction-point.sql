@@ -1,0 +1,102 @@
+-- all pools, with query vectors
+
+    WITH tagged AS MATERIALIZED (
+      SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
+        AND NOT (p.id = ANY($1::bigint[])) AND NOT (p.name = ANY($2::text[])) AND (p.geom && ST_MakeEnvelope($3, $4, $5, $6, 4326)) AND (p.tag_tokens && $7::text[] OR p.category = ANY($8::text[]))
+      ORDER BY p.geom <-> ST_SetSRID(ST_GeomFromGeoJSON($9), 4326) LIMIT $10
+    ), pool AS (
+      (SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
+        AND NOT (p.id = ANY($11::bigint[])) AND NOT (p.name = ANY($12::text[])) AND (p.geom && ST_MakeEnvelope($13, $14, $15, $16, 4326))
+       ORDER BY p.geom <-> ST_SetSRID(ST_GeomFromGeoJSON($17), 4326) LIMIT $18)
+      UNION
+      SELECT id FROM tagged
+      UNION
+      (SELECT s.id FROM (
+         SELECT p.id, p.embedding, p.embedding_model, (p.geom && ST_MakeEnvelope($19, $20, $21, $22, 4326)) AS in_window FROM places p WHERE (SELECT count(*) FROM tagged) < $23 AND p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
+        AND NOT (p.id = ANY($24::bigint[])) AND NOT (p.name = ANY($25::text[]))
+         ORDER BY p.geom <-> ST_SetSRID(ST_GeomFromGeoJSON($26), 4326) LIMIT $27) AS s
+       WHERE s.in_window AND s.embedding_model = $28
+       ORDER BY s.embedding <=> $29::vector LIMIT $30)
+    ), measured AS MATERIALIZED (
+      SELECT p.id, ARRAY[ST_Distance(ST_Affine(p.geom, $31, 0, 0, $32, 0, 0), ST_SetSRID(ST_GeomFromGeoJSON($33), 4326))]::float8[] AS distances
+      FROM places p JOIN pool USING (id)
+    ), candidates AS (
+      SELECT p.id, p.source_id, p.name, p.category, NULL::text AS description, p.geom,
+             m.distances, m.distances[1] AS d0,
+             ARRAY[(m.distances[1] <= $34 AND m.distances[1] > 0 AND coalesce(cos(ST_Azimuth(ST_ClosestPoint(ST_SetSRID(ST_GeomFromGeoJSON($35), 4326), ST_Affine(ST_PointOnSurface(p.geom), $36, 0, 0, $37, 0, 0)), ST_Affine(ST_PointOnSurface(p.geom), $38, 0, 0, $39, 0, 0)) - $40) >= $41, false))]::boolean[] AS satisfied,
+             m.id IN (SELECT id FROM tagged) AS tag_match,
+             CASE WHEN p.embedding_model = $42 THEN 1 - (p.embedding <=> $43::vector) END AS sem_sim,
+             CASE WHEN p.embedding_model = $44 THEN 1 - (p.embedding <=> $45::vector) END AS spa_sim
+      FROM measured m JOIN places p USING (id)
+      WHERE m.distances[1] <= $46
+      ORDER BY ((m.distances[1] <= $47 AND m.distances[1] > 0 AND coalesce(cos(ST_Azimuth(ST_ClosestPoint(ST_SetSRID(ST_GeomFromGeoJSON($48), 4326), ST_Affine(ST_PointOnSurface(p.geom), $49, 0, 0, $50, 0, 0)), ST_Affine(ST_PointOnSurface(p.geom), $51, 0, 0, $52, 0, 0)) - $53) >= $54, false))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      LIMIT $55
+    )
+    SELECT id, source_id, name, category, description,
+           ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
+           distances, satisfied, tag_match, sem_sim, spa_sim
+    FROM candidates
+-- parameters: [[901],["Place r1"],-73.98537597131349,40.74592760180995,-73.97462402868652,40.75407239819005,["amenity=cafe"],["cafe"],"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",200,[901],["Place r1"],-73.98537597131349,40.74592760180995,-73.97462402868652,40.75407239819005,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",100,-73.98358390770228,40.7472850678733,-73.97641609229773,40.7527149321267,25,[901],["Place r1"],"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",600,"test-model","[1,0,0]",150,84237.49922069951,111195.08023353292,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",300,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",84237.49922069951,111195.08023353292,84237.49922069951,111195.08023353292,0.7853981633974483,0.7071067811865476,"test-model","[1,0,0]","test-model","[0,1,0]",450,300,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",84237.49922069951,111195.08023353292,84237.49922069951,111195.08023353292,0.7853981633974483,0.7071067811865476,400]
+
+-- tagged pool alone, rare targets
+
+    WITH tagged AS MATERIALIZED (
+      SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
+        AND NOT (p.id = ANY($1::bigint[])) AND NOT (p.name = ANY($2::text[])) AND (p.tag_tokens && $3::text[] OR p.category = ANY($4::text[])) AND ((p.geom && ST_MakeEnvelope($5, $6, $7, $8, 4326))) IS TRUE
+      ORDER BY ST_Distance(p.geom, ST_SetSRID(ST_GeomFromGeoJSON($9), 4326)) LIMIT $10
+    ), pool AS (
+      SELECT id FROM tagged
+    ), measured AS MATERIALIZED (
+      SELECT p.id, ARRAY[ST_Distance(ST_Affine(p.geom, $11, 0, 0, $12, 0, 0), ST_SetSRID(ST_GeomFromGeoJSON($13), 4326))]::float8[] AS distances
+      FROM places p JOIN pool USING (id)
+    ), candidates AS (
+      SELECT p.id, p.source_id, p.name, p.category, NULL::text AS description, p.geom,
+             m.distances, m.distances[1] AS d0,
+             ARRAY[(m.distances[1] <= $14 AND m.distances[1] > 0 AND coalesce(cos(ST_Azimuth(ST_ClosestPoint(ST_SetSRID(ST_GeomFromGeoJSON($15), 4326), ST_Affine(ST_PointOnSurface(p.geom), $16, 0, 0, $17, 0, 0)), ST_Affine(ST_PointOnSurface(p.geom), $18, 0, 0, $19, 0, 0)) - $20) >= $21, false))]::boolean[] AS satisfied,
+             m.id IN (SELECT id FROM tagged) AS tag_match,
+             CASE WHEN p.embedding_model = $22 THEN 1 - (p.embedding <=> $23::vector) END AS sem_sim,
+             CASE WHEN p.embedding_model = $24 THEN 1 - (p.embedding <=> $25::vector) END AS spa_sim
+      FROM measured m JOIN places p USING (id)
+      WHERE m.distances[1] <= $26
+      ORDER BY ((m.distances[1] <= $27 AND m.distances[1] > 0 AND coalesce(cos(ST_Azimuth(ST_ClosestPoint(ST_SetSRID(ST_GeomFromGeoJSON($28), 4326), ST_Affine(ST_PointOnSurface(p.geom), $29, 0, 0, $30, 0, 0)), ST_Affine(ST_PointOnSurface(p.geom), $31, 0, 0, $32, 0, 0)) - $33) >= $34, false))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      LIMIT $35
+    )
+    SELECT id, source_id, name, category, description,
+           ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
+           distances, satisfied, tag_match, sem_sim, spa_sim
+    FROM candidates
+-- parameters: [[901],["Place r1"],["amenity=cafe"],["cafe"],-73.98537597131349,40.74592760180995,-73.97462402868652,40.75407239819005,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",200,84237.49922069951,111195.08023353292,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",300,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",84237.49922069951,111195.08023353292,84237.49922069951,111195.08023353292,0.7853981633974483,0.7071067811865476,"test-model","[1,0,0]","test-model","[0,1,0]",450,300,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",84237.49922069951,111195.08023353292,84237.49922069951,111195.08023353292,0.7853981633974483,0.7071067811865476,400]
+
+-- all pools, without query vectors
+
+    WITH tagged AS MATERIALIZED (
+      SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
+        AND NOT (p.id = ANY($1::bigint[])) AND NOT (p.name = ANY($2::text[])) AND (p.geom && ST_MakeEnvelope($3, $4, $5, $6, 4326)) AND (p.tag_tokens && $7::text[] OR p.category = ANY($8::text[]))
+      ORDER BY p.geom <-> ST_SetSRID(ST_GeomFromGeoJSON($9), 4326) LIMIT $10
+    ), pool AS (
+      (SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
+        AND NOT (p.id = ANY($11::bigint[])) AND NOT (p.name = ANY($12::text[])) AND (p.geom && ST_MakeEnvelope($13, $14, $15, $16, 4326))
+       ORDER BY p.geom <-> ST_SetSRID(ST_GeomFromGeoJSON($17), 4326) LIMIT $18)
+      UNION
+      SELECT id FROM tagged
+      
+    ), measured AS MATERIALIZED (
+      SELECT p.id, ARRAY[ST_Distance(ST_Affine(p.geom, $19, 0, 0, $20, 0, 0), ST_SetSRID(ST_GeomFromGeoJSON($21), 4326))]::float8[] AS distances
+      FROM places p JOIN pool USING (id)
+    ), candidates AS (
+      SELECT p.id, p.source_id, p.name, p.category, p.description AS description, p.geom,
+             m.distances, m.distances[1] AS d0,
+             ARRAY[(m.distances[1] <= $22 AND m.distances[1] > 0 AND coalesce(cos(ST_Azimuth(ST_ClosestPoint(ST_SetSRID(ST_GeomFromGeoJSON($23), 4326), ST_Affine(ST_PointOnSurface(p.geom), $24, 0, 0, $25, 0, 0)), ST_Affine(ST_PointOnSurface(p.geom), $26, 0, 0, $27, 0, 0)) - $28) >= $29, false))]::boolean[] AS satisfied,
+             m.id IN (SELECT id FROM tagged) AS tag_match,
+             NULL::float8 AS sem_sim,
+             NULL::float8 AS spa_sim
+      FROM measured m JOIN places p USING (id)
+      WHERE m.distances[1] <= $30
+      ORDER BY ((m.distances[1] <= $31 AND m.distances[1] > 0 AND coalesce(cos(ST_Azimuth(ST_ClosestPoint(ST_SetSRID(ST_GeomFromGeoJSON($32), 4326), ST_Affine(ST_PointOnSurface(p.geom), $33, 0, 0, $34, 0, 0)), ST_Affine(ST_PointOnSurface(p.geom), $35, 0, 0, $36, 0, 0)) - $37) >= $38, false))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      LIMIT $39
+    )
+    SELECT id, source_id, name, category, description,
+           ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
+           distances, satisfied, tag_match, sem_sim, spa_sim
+    FROM candidates
+-- parameters: [[901],["Place r1"],-73.98537597131349,40.74592760180995,-73.97462402868652,40.75407239819005,["amenity=cafe"],["cafe"],"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",200,[901],["Place r1"],-73.98537597131349,40.74592760180995,-73.97462402868652,40.75407239819005,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",100,84237.49922069951,111195.08023353292,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",300,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",84237.49922069951,111195.08023353292,84237.49922069951,111195.08023353292,0.7853981633974483,0.7071067811865476,450,300,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",84237.49922069951,111195.08023353292,84237.49922069951,111195.08023353292,0.7853981633974483,0.7071067811865476,400]
