@@ -135,11 +135,12 @@ function scale(results: Json): string | undefined {
       `${num(run.raw?.answeredMs?.p50, 1)} / ${num(run.raw?.answeredMs?.p95, 1)}`,
       num(run.raw?.overheadRatioP50, 1),
       num(run.peakRssMB),
+      run.explain?.shardsTouched ? `${num(run.explain.shardsTouched.max)} of ${num(run.explain.shardsTouched.shardsOfPlaces)}` : '–',
       load(run.ask?.loadAverage),
       when(at),
     ]);
   if (!rows.length) return undefined;
-  return table(['places, mode', 'vectors', 'ingest features/s (time)', '/v1/ask p50 / p95 ms (answered)', 'hand-written SQL p50 / p95 ms', 'pipeline ÷ SQL', 'peak RSS MB', 'load avg', 'measured (UTC)'], rows);
+  return table(['places, mode', 'vectors', 'ingest features/s (time)', '/v1/ask p50 / p95 ms (answered)', 'hand-written SQL p50 / p95 ms', 'pipeline ÷ SQL', 'peak RSS MB', 'shards read (Citus, most)', 'load avg', 'measured (UTC)'], rows);
 }
 
 const SECTIONS: Array<[title: string, intro: string, render: (r: Json) => string | undefined]> = [
@@ -155,7 +156,7 @@ const SECTIONS: Array<[title: string, intro: string, render: (r: Json) => string
   ['Soak', '`npm run bench -- soak`: a mix of questions (English and Chinese), tool searches and OGC items for 10 minutes; memory must stay flat.', soak],
   [
     'Scale',
-    '`SCALE_SIZES=100k,1m npm run bench -- scale`: the NYC data plus tiled copies of the Midtown extract, loaded by the project\'s loader, then every dev question; the hand-written SQL column is each question as one spatial + tag + vector query over its gold reference (no planning or ranking). EXPLAIN of every candidate query must show no sequential scan on `places`.',
+    '`SCALE_SIZES=100k,1m npm run bench -- scale`: the NYC data plus tiled copies of the Midtown extract, loaded by the project\'s loader, then every dev question; the hand-written SQL column is each question as one spatial + tag + vector query over its gold reference (no planning or ranking). EXPLAIN of every candidate query must show no sequential scan on `places`. `SCALE_CITUS=100k` (with `CITUS_DATABASE_URL`, `CITUS_ADMIN_URL`) adds the same on a Citus coordinator and its workers, with the shards each candidate query reads ([operations.md](operations.md#distributed-mode-citus)).',
     scale,
   ],
 ];

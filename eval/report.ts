@@ -39,9 +39,18 @@ export interface MemorySection extends SectionMeta {
 /** A memory phase in the report: summaries, with the per-request scores of the held-out half. */
 export type MemoryPhaseSummary = Record<keyof MemoryPhase, ToolSummary> & { heldOut: ToolSummary & { lines: ToolEvalResult['lines'] } };
 
+/** A request set of the project's own (`--set FILE [--catalog FILE]`): each method, on all lines and per split. */
+export interface ToolSetSection extends SectionMeta {
+  set: string;
+  catalog?: string;
+  rows: (ToolSummary & { label: string })[];
+}
+
 export interface EvalReport {
   spatial?: SpatialSection;
   tools?: ToolsSection;
+  /** Keyed by the set file (and catalog file). */
+  toolSets?: Record<string, ToolSetSection>;
   memory?: MemorySection;
 }
 
@@ -86,6 +95,36 @@ function toolsMarkdown(s: ToolsSection): string[] {
     md.push(`| ${name} | ${f3(r.hit1)} | ${f3(r.mrr5)} | ${f3(r.ndcg5)} | ${f3(r.recall5 ?? 0)} | ${f3(r.complete5 ?? 0)} | ${f3(r.chainRecall10)} | ${r.counts.chainOrder ? f3(r.chainOrder) : '–'} | ${key === 'system' ? f3(r.exactSequence) : '–'} | ${key === 'system' ? f3(r.sequenceMatch) : '–'} | ${r.counts.exec ? f3(r.exec) : '–'} |`);
   }
   md.push('', `Exact sequence: over the ${s.system.counts.chain} requests with a gold chain, the proposed workflow (or the top tool alone) is the chain step for step, functional equivalents allowed. Sequence (all): over every request, against the gold chain or else the \`executable_requires\` prerequisites followed by any gold tool (this project's extension of the shared definitions). The baselines propose no workflow.`, '');
+  return md;
+}
+
+const SET_METHODS: Record<string, string> = {
+  system: 'this service',
+  bm25: 'BM25 over the stored tool texts',
+  'bm25-ref': 'BM25 reference (name + description, k1 1.5, b 0.75)',
+  dense: 'dense similarity only',
+};
+
+function toolSetsMarkdown(sets: Record<string, ToolSetSection>): string[] {
+  const md = [
+    '## EO tool retrieval on the project\'s own sets',
+    '',
+    'Produced by `npm run eval -- --only tools --set FILE [--catalog FILE]` (one table per set; see `eval/sets/README.md`). The paraphrase set was split once into a tuning half (its failures looked at while developing) and a check half (scored only to report); the foreign catalog is registered by `id`, `name` and `description` only, and its lines carry their split.',
+    '',
+    '| set | method | n | hit@1 | MRR@5 | NDCG@5 | recall@5 | chain recall@10 | measured |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
+  const keys = Object.keys(sets).sort();
+  for (const key of keys) {
+    const s = sets[key]!;
+    const name = s.set.split('/').pop()!.replace(/\.jsonl$/, '');
+    for (const r of s.rows) {
+      const [method, split] = r.label.replace(/\]$/, '').split('[');
+      const label = `${SET_METHODS[method!] ?? method}${split ? ` (${split} lines)` : ''}`;
+      md.push(`| ${name} | ${label} | ${r.n} | ${f3(r.hit1)} | ${f3(r.mrr5)} | ${f3(r.ndcg5)} | ${f3(r.recall5 ?? 0)} | ${r.counts.chain ? f3(r.chainRecall10) : '–'} | ${s.at.slice(0, 10)} |`);
+    }
+  }
+  md.push('');
   return md;
 }
 
@@ -160,6 +199,7 @@ export function renderMarkdown(report: EvalReport): string {
   const md = ['# Evaluation', '', 'Produced by `npm run eval` (`-- --only spatial|tools|memory` re-measures one section and keeps the others).', '', '![Methods side by side](evaluation.svg)', ''];
   if (report.spatial) md.push(...spatialMarkdown(report.spatial));
   if (report.tools) md.push(...toolsMarkdown(report.tools));
+  if (report.toolSets && Object.keys(report.toolSets).length) md.push(...toolSetsMarkdown(report.toolSets));
   if (report.memory) md.push(...memoryMarkdown(report.memory), PROTOCOL);
   return `${md.join('\n')}\n`;
 }

@@ -16,7 +16,8 @@ import { summarize, summaryLine, type SpatialQaItem, type SpatialSummary } from 
 /**
  * `npm run eval -- --only tools --set FILE [--catalog FILE]` scores any request set instead (with the
  * service, BM25 and dense side by side, per split when the lines have one); `--catalog` registers only
- * that foreign catalog (a JSON array of {id, name, description}) through POST /v1/tools.
+ * that foreign catalog (a JSON array of {id, name, description}) through POST /v1/tools. The set's table
+ * is kept in the report next to the dev set's.
  *
  * `npm run eval [-- --only spatial|tools|memory] [--planner offline|llm] [--json out.json]`: runs the dev sets
  * of ../shared/eval against the configured database (loading ../shared/data/nyc when it is absent): the
@@ -102,12 +103,16 @@ if (wanted('spatial')) {
 try {
   const toolEmbedder = createOfflineEmbedderWithLexicons().model;
   if (wanted('tools') && values.set) {
-    // Any other request set (own paraphrases, a foreign catalog): printed only, the report keeps the dev set.
+    // Any other request set (own paraphrases, a foreign catalog): printed, and kept in the report as its
+    // own table beside the dev set (keyed by the set and catalog files, so each set's last run is shown).
     const result = await runToolEvaluation(requireFile(values.set), false, values.catalog ? requireFile(values.catalog) : undefined);
-    for (const [label, r] of reportRows(result)) console.log(reportLine(label, r));
-    process.exit(0);
+    const rows = reportRows(result);
+    for (const [label, r] of rows) console.log(reportLine(label, r));
+    const key = [values.set, values.catalog].filter(Boolean).join(' + ');
+    const catalogMeta = values.catalog ? { catalog: values.catalog } : {};
+    report.toolSets = { ...(report.toolSets ?? {}), [key]: { ...meta('embedded (in-memory registry)', toolEmbedder), set: values.set, ...catalogMeta, rows: rows.map(([label, r]) => ({ label, ...toolSummary(r) })) } };
   }
-  if (wanted('tools')) {
+  if (wanted('tools') && !values.set) {
     const tools = await runToolEvaluation(requireFile(`${EVAL_DIR}/tool-retrieval.dev.jsonl`));
     report.tools = { ...meta('embedded (in-memory registry)', toolEmbedder), system: toolSummary(tools.system), bm25: toolSummary(tools.bm25), dense: toolSummary(tools.dense) };
     console.log(`BM25   ${formatToolEval(tools.bm25)}`);

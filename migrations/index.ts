@@ -9,6 +9,7 @@ import * as candidateIndexes from './0007_candidate_indexes.ts';
 import * as placeNamesIndex from './0008_place_names_index.ts';
 import * as storedTagTokens from './0009_stored_tag_tokens.ts';
 import * as candidateTagTokens from './0010_candidate_tag_tokens.ts';
+import * as citusDistribution from './0011_citus_distribution.ts';
 
 /** Every migration, by name in order. A static list: no file-system scan, the same in every runner. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008_place_names_index': placeNamesIndex,
   '0009_stored_tag_tokens': storedTagTokens,
   '0010_candidate_tag_tokens': candidateTagTokens,
+  '0011_citus_distribution': citusDistribution,
 };

@@ -39,6 +39,11 @@ const configSchema = z.object({
   /** How long a replica that failed is skipped before it is tried again (the circuit breaker's open time). */
   DATABASE_READ_RETRY_MS: milliseconds.default(5_000),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * Server mode: `citus` requires the database to be a Citus coordinator (the migrations then distribute the
+   * tables, docs/operations.md); `auto` distributes them when the citus extension is installed.
+   */
+  DATABASE_DISTRIBUTION: z.enum(['auto', 'citus']).default('auto'),
   PGLITE_DATA_DIR: z.string().min(1).default('./.data/pglite'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
@@ -109,6 +114,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       'invalid configuration: DATABASE_READ_URLS needs DATABASE_URL (server mode); the embedded database has no replicas: unset DATABASE_READ_URLS or set DATABASE_URL',
     );
+  }
+  if (config.DATABASE_DISTRIBUTION === 'citus' && !config.DATABASE_URL) {
+    throw new ConfigError('invalid configuration: DATABASE_DISTRIBUTION=citus needs DATABASE_URL (the Citus coordinator); the embedded database is not distributed');
   }
   if (Boolean(config.LLM_BASE_URL) !== Boolean(config.LLM_MODEL)) {
     throw new ConfigError('invalid configuration: LLM_BASE_URL and LLM_MODEL must be set together');

@@ -49,7 +49,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     poolSize: config.DATABASE_POOL_SIZE,
     pgliteDataDir: config.PGLITE_DATA_DIR,
   });
-  await migrateToLatest(database.db);
+  await migrateToLatest(database.db, { distribution: config.DATABASE_DISTRIBUTION });
   log.info({ mode: database.mode, ms: Math.round(performance.now() - started) }, 'database ready');
   const embedder = createConfiguredEmbedder(config);
   await seedEmptyDatabase(database, embedder, config.SEED, log);

@@ -23,7 +23,7 @@ export async function runCommand(work: (ctx: CliContext) => Promise<void>, optio
       poolSize: config.DATABASE_POOL_SIZE,
       pgliteDataDir: config.PGLITE_DATA_DIR,
     });
-    if (options.migrate !== false) await migrateToLatest(database.db);
+    if (options.migrate !== false) await migrateToLatest(database.db, { distribution: config.DATABASE_DISTRIBUTION });
     await work({ config, database, embedder: createConfiguredEmbedder(config) });
   } catch (error) {
     const message = error instanceof ConfigError ? error.message : `error: ${(error as Error).message}`;

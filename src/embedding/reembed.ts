@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { isDistributed } from '../db/citus.ts';
 import { PLACES_HNSW_INDEX } from '../db/indexes.ts';
 import type { Db } from '../db/database.ts';
 import { embeddingText } from '../ingest/load.ts';
@@ -16,7 +17,10 @@ export async function reembedPlaces(db: Db, embedder: Embedder, onProgress?: (do
   const dimension = probe!.length;
   let done = 0;
   await db.transaction().execute(async (trx) => {
-    await sql`DROP INDEX IF EXISTS places_embedding_idx`.execute(trx);
+    // Citus refuses DDL on a table after the transaction wrote to its shards over several connections: there
+    // the index is kept and maintained row by row instead of rebuilt at the end.
+    const distributed = await isDistributed(trx);
+    if (!distributed) await sql`DROP INDEX IF EXISTS places_embedding_idx`.execute(trx);
     if ((await vectorColumnDimension(trx, 'places')) !== dimension) {
       await sql`ALTER TABLE places ALTER COLUMN embedding TYPE ${sql.raw(`vector(${dimension})`)} USING NULL`.execute(trx);
     }
@@ -42,12 +46,15 @@ export async function reembedPlaces(db: Db, embedder: Embedder, onProgress?: (do
       done += rows.length;
       onProgress?.(done);
     }
-    await sql`SET LOCAL maintenance_work_mem = '256MB'`.execute(trx);
-    await sql`${sql.raw(PLACES_HNSW_INDEX)}`.execute(trx);
+    await sql`SELECT places_written()`.execute(trx);
+    if (!distributed) {
+      await sql`SET LOCAL maintenance_work_mem = '256MB'`.execute(trx);
+      await sql`${sql.raw(PLACES_HNSW_INDEX)}`.execute(trx);
+    }
     await trx
       .insertInto('embedding_spaces')
       .values({ name: 'places', model: embedder.model, dimension })
-      .onConflict((oc) => oc.column('name').doUpdateSet({ model: embedder.model, dimension, updated_at: sql`now()` as never }))
+      .onConflict((oc) => oc.column('name').doUpdateSet({ model: embedder.model, dimension, updated_at: sql`excluded.updated_at` as never }))
       .execute();
   });
   return done;

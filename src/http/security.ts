@@ -461,6 +461,8 @@ const CONNECTION_MESSAGES = [
 const DISK_FULL_SQLSTATE = '53100';
 const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT']);
 
+const CITUS_NODE_DOWN = /^connection to the remote node \S+ failed/;
+
 /** Why an error means "the database is unavailable or too slow right now", or undefined when it does not. */
 export function unavailableReason(error: unknown): string | undefined {
   if (!(error instanceof Error)) return undefined;
@@ -472,6 +474,8 @@ export function unavailableReason(error: unknown): string | undefined {
     return 'the database has no disk space left: nothing was written; reads still work';
   }
   if (code === '53200') return 'the database is out of memory';
+  // Citus: the coordinator answers, a worker holding shards this request needs does not (its host is not repeated).
+  if (CITUS_NODE_DOWN.test(error.message)) return 'a node of the distributed database is unavailable (it holds data this request needs)';
   if (typeof code === 'string' && (CONNECTION_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || /^08/.test(code))) {
     return 'the database is unavailable';
   }

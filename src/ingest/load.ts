@@ -25,6 +25,7 @@ import type { Database } from '../db/schema.js';
 import { CopyData, Script } from '../db/pglite-dialect.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { ensureEmbeddingSpace } from '../embedding/space.js';
+import { isDistributed } from '../db/citus.js';
 import { PLACES_HNSW_INDEX } from '../db/indexes.js';
 import { ArrayColumns, CopyWriter, NonFiniteCoordinate, type ArrayElementType, type RowWriter } from './binary.js';
 import { bboxOf, ContextIndex, mayHaveStreet } from './context.js';
@@ -108,6 +109,7 @@ export async function loadPlaces(
       SELECT version() LIKE '%PGlite%' AS embedded,
              (SELECT count(*) FROM (SELECT 1 FROM places LIMIT ${AUTO_DEFER_MAX_ROWS}) AS p)::int AS existing`.execute(trx);
     const { embedded, existing } = rows[0]!;
+    const distributed = await isDistributed(trx);
     // Sorts and joins of a batch (DISTINCT ON, the waiting rows) in memory rather than spilled to disk.
     await sql`SET LOCAL work_mem = '64MB'`.execute(trx);
     // The temporary tables have no statistics, so the estimates are wild and a server with JIT compiled
@@ -116,7 +118,7 @@ export async function loadPlaces(
     for (const source of options.replaceSources ?? []) {
       await trx.deleteFrom('places').where('source', '=', source).execute();
     }
-    const loader = new Loader(trx, embedder, embedded, options.context !== false, report, timings);
+    const loader = new Loader(trx, embedder, embedded, distributed, options.context !== false, report, timings);
     await loader.createTables();
     let vectorIndexDropped = false;
     let droppedIndexes: string[] = [];
@@ -130,7 +132,10 @@ export async function loadPlaces(
       // and not on a server (measured there: no gain). ON CONFLICT needs the unique indexes: kept.
       if (embedded && existing < AUTO_DEFER_MAX_ROWS) droppedIndexes = await dropSecondaryIndexes(trx);
     };
-    if (options.deferVectorIndex === true) await dropVectorIndex();
+    // Citus: no DDL on places after this transaction wrote to its shards over several connections (Citus
+    // refuses it), so the index is maintained row by row on the workers.
+    const mayDefer = !distributed;
+    if (options.deferVectorIndex === true && mayDefer) await dropVectorIndex();
     lap('setup');
 
     // Stream: batches are written while the next ones are read and prepared (at most WRITES_IN_FLIGHT
@@ -142,7 +147,7 @@ export async function loadPlaces(
       const current = batch;
       batch = [];
       if (current.length === 0) return;
-      if (batches++ === 0 && options.deferVectorIndex === undefined && current.length >= batchSize && existing < AUTO_DEFER_MAX_ROWS) {
+      if (batches++ === 0 && mayDefer && options.deferVectorIndex === undefined && current.length >= batchSize && existing < AUTO_DEFER_MAX_ROWS) {
         await dropVectorIndex();
       }
       progress('reading');
@@ -178,6 +183,10 @@ export async function loadPlaces(
     progress('describing');
     await loader.finishDeferred();
     lap('deferred');
+
+    // Caches derived from places (resolved names) see the change: a trigger bumps places_version, except
+    // on Citus, where this does (migration 0011).
+    await sql`SELECT places_written()`.execute(trx);
 
     progress('indexing');
     if (vectorIndexDropped) {
@@ -285,6 +294,8 @@ class Loader {
     private readonly trx: Transaction<Database>,
     private readonly embedder: Embedder,
     private readonly embedded: boolean,
+    /** Citus: places has the shard_key column (migration 0011). */
+    private readonly distributed: boolean,
     withContext: boolean,
     private readonly report: LoadReport,
     private readonly timings: Record<string, number>,
@@ -442,21 +453,34 @@ class Loader {
    * of rows repeating a source id, the last one is written. Its result goes to `counted`.
    */
   private upsertQuery(rows: RawBuilder<unknown>): CompiledQuery<UpsertResult> {
+    const latest = sql`
+        SELECT DISTINCT ON (source, source_id)
+               source, source_id, name, category, tags, description,
+               CASE WHEN valid THEN geom ELSE ST_CollectionExtract(ST_MakeValid(geom), ST_Dimension(geom) + 1) END AS geom,
+               embedding, CASE WHEN embedding IS NULL THEN NULL ELSE ${this.embedder.model} END AS embedding_model
+        FROM input
+        ORDER BY source, source_id, seq DESC`;
+    // Citus: each row with its shard key (the middle of its repaired geometry); a place whose key changed
+    // is deleted from its old cell, since the upsert key (source, source_id, shard_key) would not meet it.
+    const keyed = this.distributed
+      ? sql`keyed AS (
+        SELECT l.*, place_shard_key(l.geom) AS shard_key FROM (${latest}) AS l
+      ), moved AS (
+        DELETE FROM places p USING keyed k
+        WHERE p.source = k.source AND p.source_id = k.source_id AND p.shard_key <> k.shard_key
+      ),`
+      : sql``;
     return sql<UpsertResult>`
       WITH input AS (
         SELECT r.*, GeometryType(r.geom) = 'POINT' OR ST_IsValid(r.geom) AS valid FROM (${rows}) AS r
-      ), written AS (
-        INSERT INTO places (source, source_id, name, category, tags, description, geom, embedding, embedding_model)
-        SELECT DISTINCT ON (source, source_id)
-               source, source_id, name, category, tags, description,
-               CASE WHEN valid THEN geom ELSE ST_CollectionExtract(ST_MakeValid(geom), ST_Dimension(geom) + 1) END,
-               embedding, CASE WHEN embedding IS NULL THEN NULL ELSE ${this.embedder.model} END
-        FROM input
-        ORDER BY source, source_id, seq DESC
-        ON CONFLICT (source, source_id) DO UPDATE SET
+      ), ${keyed} written AS (
+        INSERT INTO places (source, source_id, name, category, tags, description, geom, embedding, embedding_model${sql.raw(this.distributed ? ', shard_key' : '')})
+        ${this.distributed ? sql`SELECT * FROM keyed` : latest}
+        -- updated_at = EXCLUDED.updated_at: the new row's default, now(); Citus refuses now() itself here.
+        ON CONFLICT (source, source_id${sql.raw(this.distributed ? ', shard_key' : '')}) DO UPDATE SET
           name = EXCLUDED.name, category = EXCLUDED.category, tags = EXCLUDED.tags,
           description = EXCLUDED.description, geom = EXCLUDED.geom, embedding = EXCLUDED.embedding,
-          embedding_model = EXCLUDED.embedding_model, updated_at = now()
+          embedding_model = EXCLUDED.embedding_model, updated_at = EXCLUDED.updated_at
         RETURNING 1
       )
       SELECT (SELECT count(*) FROM written)::int AS written,

@@ -18,7 +18,11 @@ const SCALE = 127 * 127;
 export interface WordVectors {
   readonly dimensions: number;
   readonly size: number;
+  /** The words, in table order (the shipped table: corpus frequency, most frequent first). */
+  words(): readonly string[];
   has(word: string): boolean;
+  /** The word's row: rows follow frequency (most frequent first) for the 100k frequent words. */
+  rank(word: string): number | undefined;
   /** Unit-length vector of a lower-case word, or undefined when the word is not in the table. */
   vector(word: string): Float32Array | undefined;
   /** Cosine of two words, or undefined when either is unknown. */
@@ -65,7 +69,9 @@ export function createWordVectors(words: readonly string[], table: Int8Array): W
   return {
     dimensions: DIMENSIONS,
     size: words.length,
+    words: () => words,
     has: (word) => index.has(word),
+    rank: (word) => index.get(word),
     vector,
     similarity(a, b) {
       const ra = index.get(a);

@@ -192,10 +192,16 @@ function ordinalSuffix(n: number): string {
   return `${n}${t >= 11 && t <= 13 ? 'th' : d === 1 ? 'st' : d === 2 ? 'nd' : d === 3 ? 'rd' : 'th'}`;
 }
 
-/** "第五" / "第42" / "42" before 街 or 大道: an ordinal, as English street names write it ("5th", "42nd"). */
+/**
+ * "第五" / "第42" / "42" before 街 or 大道: an ordinal, as English street names write it ("5th", "42nd"). A
+ * Chinese numeral without 第 counts only when it opens the phrase and the street word follows at once ("八大道"
+ * as people shorten "第八大道"); inside a word (统一大道) it is part of a name.
+ */
 function zhOrdinal(text: string, at: number): { value: string; length: number } | undefined {
   const m = /^第?(\d{1,3}|[一二三四五六七八九十]{1,3})(?=街|大街|大道|号|[^\d]|$)/.exec(text.slice(at));
-  if (!m || (!m[0].startsWith('第') && !/^\d+(?:街|大街|大道)/.test(text.slice(at)))) return undefined;
+  const rest = text.slice(at);
+  const bare = /^\d+(?:街|大街|大道)/.test(rest) || (at === 0 && /^[一二三四五六七八九十]{1,3}(?:街|大街|大道)$/.test(rest));
+  if (!m || (!m[0].startsWith('第') && !bare)) return undefined;
   const digits = m[1]!;
   let n: number;
   if (/^\d+$/.test(digits)) n = Number(digits);

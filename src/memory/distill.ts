@@ -135,7 +135,7 @@ export async function distillRun(db: Db, runId: number, run: RunInput, taskType:
           provenance = memory_experiences.provenance || EXCLUDED.provenance,
           success_count = memory_experiences.success_count + EXCLUDED.success_count,
           failure_count = memory_experiences.failure_count + EXCLUDED.failure_count,
-          updated_at = now()`.execute(trx);
+          updated_at = EXCLUDED.updated_at`.execute(trx);
     }
   });
   await rebuildSop(db, taskType, options);
@@ -214,7 +214,7 @@ export async function rebuildSop(db: Db, taskType: string, options: MemoryOption
   }
   await sql`INSERT INTO memory_sops (task_type, procedure, rebuilt_at, author, model, fallback_reason, evidence_hash)
     VALUES (${taskType}, ${procedure}, now(), ${author}, ${writer?.model ?? null}, ${fallbackReason}, ${hash})
-    ON CONFLICT (task_type) DO UPDATE SET procedure = EXCLUDED.procedure, rebuilt_at = now(), author = EXCLUDED.author,
+    ON CONFLICT (task_type) DO UPDATE SET procedure = EXCLUDED.procedure, rebuilt_at = EXCLUDED.rebuilt_at, author = EXCLUDED.author,
       model = EXCLUDED.model, fallback_reason = EXCLUDED.fallback_reason, evidence_hash = EXCLUDED.evidence_hash`.execute(db);
   return procedure;
 }

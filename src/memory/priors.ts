@@ -1,12 +1,15 @@
 /**
  * Memory priors for tool search. Similar workflows are found by tool-sequence overlap with the request's
- * own candidates, text similarity with the requests that produced them, a task-type bonus and a length
+ * own candidates, text similarity with the requests that produced them (same words, or words close in
+ * meaning, so that a run helps a request for the same need in other words), a task-type bonus and a length
  * penalty (with a minimum score); each is weighted by its reliability (n+ + 1) / (n+ + n- + 2). The prior
  * nudges tool scores by at most PRIOR_CAP and may propose the remembered chain as the workflow; relevant
  * action-level experiences are attached to the tools they concern. Memory only guides tool choice.
  */
 import type { Db } from '../db/database.ts';
+import { stem } from '../embedding/text.ts';
 import { lexicalTerms } from '../tools/lexical.ts';
+import { contentWords, dot, senseVector } from '../tools/word-sense.ts';
 import type { ParsedRequest } from '../tools/request.ts';
 import { reliability } from './types.ts';
 
@@ -91,9 +94,42 @@ interface WorkflowRow {
   failure_count: number;
 }
 
+/** Two different words this close (word vectors) count as a partial match of the request texts. */
+export const WORD_MATCH_FLOOR = 0.5;
+
+/**
+ * Dice overlap where a word without an exact partner is matched by meaning: its closeness (word vectors,
+ * word-sense.ts) to the closest word of the other text, above WORD_MATCH_FLOOR, counts instead of 0 ("the
+ * lowlands went under water" and "inundated plains" share no word, but their words are close).
+ */
+export function meaningSimilarity(a: string, b: string): number {
+  const x = [...new Set(contentWords(a))];
+  const y = [...new Set(contentWords(b))];
+  if (x.length === 0 || y.length === 0) return 0;
+  const side = (from: string[], to: string[]) => {
+    const stems = new Set(to.map(stem));
+    let sum = 0;
+    for (const w of from) {
+      if (stems.has(stem(w))) {
+        sum += 1;
+        continue;
+      }
+      const v = senseVector(w);
+      let best = 0;
+      for (const o of v ? to : []) {
+        const u = senseVector(o);
+        if (u) best = Math.max(best, dot(v!, u));
+      }
+      if (best >= WORD_MATCH_FLOOR) sum += best;
+    }
+    return sum;
+  };
+  return (side(x, y) + side(y, x)) / (x.length + y.length);
+}
+
 /** Similarity of a remembered workflow to the request (see the module comment). */
 export function workflowMatchScore(w: WorkflowRow, query: string, taskTypes: readonly { id: string; weight: number }[], candidates: readonly string[]): number {
-  const text = Math.max(0, ...w.requests.map((r) => textSimilarity(query, r)));
+  const text = Math.max(0, ...w.requests.map((r) => Math.max(textSimilarity(query, r), meaningSimilarity(query, r))));
   const top = new Set(candidates);
   const overlap = w.tool_sequence.filter((t) => top.has(t)).length / Math.max(1, w.tool_sequence.length);
   const task = taskTypes.find((t) => t.id === w.task_type)?.weight ?? 0;

@@ -2,8 +2,8 @@
  * English spatial grammar: finds spatial phrases (distance + reference, near, in, along, from-to, between,
  * nearest, crossing, at a corner) and the reference phrases they govern.
  *
- * Reference phrases are delimited by capitalisation when the question uses it ("near Grand Central Terminal
- * that is open late" -> "Grand Central Terminal"), otherwise by stop words. Phrases are found left to right per
+ * Reference phrases are delimited by capitalisation when the question uses it ("near Lincoln Center
+ * that is open late" -> "Lincoln Center"), otherwise by stop words. Phrases are found left to right per
  * construction, most specific construction first; a span once used is not reused by a weaker one.
  */
 import { coordinatesAt, classifyKindEn, findCoordinates, safeHint, PLACE_TAIL, AREA_GENERIC_TAIL, LANDMARK_LAST, type GazetteerHint } from './references.js';
@@ -454,7 +454,7 @@ export class EnglishGrammar {
     }
   }
 
-  /** "within 200 m of X", "a 5-minute walk from X", "3 blocks from X"; other distances are kept loose. */
+  /** "within 300 m of X", "a 6-minute walk from X", "3 blocks from X"; other distances are kept loose. */
   private distances(): void {
     for (const d of this.dists) {
       if (this.isClaimed(d.start)) continue;
@@ -496,7 +496,7 @@ export class EnglishGrammar {
     }
   }
 
-  /** "the nearest X to Y", "the two closest X", "which X is closest to Y". */
+  /** "the nearest X to Y", "the three closest X", "which X is nearest Y". */
   private nearest(): void {
     const re = new RegExp(
       `(?<![\\p{L}\\p{N}])(?:(?:the\\s+)?(?:top\\s+)?(?<k1>${K_WORD})\\s+)?(?<m>nearest|closest|most\\s+nearby|nearest\\s+by)(?![\\p{L}\\p{N}])(?:\\s+(?<k2>${K_WORD})(?![\\p{L}\\p{N}]))?`,
@@ -508,7 +508,7 @@ export class EnglishGrammar {
       const kText = g['k2'] ?? g['k1'];
       const k = kText ? parseEnNumber(kText) : undefined;
       const markerSpan = { start: m.index, end: m.index + m[0].length };
-      // The anchor follows in the same clause: "nearest pharmacy to the Flatiron Building".
+      // The anchor follows in the same clause: "nearest bakery to the Woolworth Building".
       const clause = this.f.slice(markerSpan.end).split(/[.?!;]/)[0] ?? '';
       const to = /(?<![\p{L}\p{N}])(?:to|from)\s+/u.exec(clause);
       let ref: RefMention | undefined;
@@ -556,7 +556,7 @@ export class EnglishGrammar {
     this.addRelation({ fn: 'within_distance', ref, vague: 'near', spans: [span] });
   }
 
-  /** "on the way", "along the route", "en route" (the route itself comes from "from A to B"). */
+  /** "on the way", "along my route", "en route" (the route itself comes from "from A to B"). */
   private alongRoute(): void {
     const re = /(?<![\p{L}\p{N}])(?:(?:on|along|during)\s+(?:the|my|our|your)\s+(?:way|route|walk|journey|commute|trip|drive|ride|path)(?:\s+there)?|en\s+route|along\s+the\s+way)(?![\p{L}\p{N}])/gu;
     for (const m of this.f.matchAll(re)) {
@@ -651,7 +651,7 @@ export class EnglishGrammar {
     }
   }
 
-  /** "on Park Avenue": along, but only for streets ("on the way", "on Sunday" are not places). */
+  /** "on Amsterdam Avenue": along, but only for streets ("on the way", "on Sunday" are not places). */
   private onStreet(): void {
     for (const m of this.matchAllAt(/(?<![\p{L}\p{N}])on\s+/gu)) {
       const ref = this.extractRef(m.index + m[0].length, { strength: 'weak', streetOnly: true });
@@ -684,7 +684,7 @@ export class EnglishGrammar {
   }
 
   /**
-   * No spatial word at all, but a capitalised place name ("Grand Central Terminal cafés", "Koreatown karaoke"):
+   * No spatial word at all, but a capitalised place name ("Lincoln Center cafés", "Chinatown karaoke"):
    * inside it when it reads as an area, else near it. Weak evidence, so the plan says so.
    */
   private bareName(): void {

@@ -23,7 +23,11 @@ const LEADING_FILLERS = [
   '我想', '我要', '我需要', '想要', '想', '要', '需要', '找一下', '找找', '找', '查一下', '查找', '查询', '查', '搜索', '搜一下', '搜', '推荐一下', '推荐',
   '列出', '列举', '显示', '告诉我', '看看', '看一下', '哪里有', '哪儿有', '有没有', '有无', '是否有', '给我', '能否', '能不能', '可以', '可否', '一下', '请',
 ].sort((a, b) => b.length - a.length);
-const TRAILING = ['往东', '往西', '往南', '往北', '向东', '向西', '向南', '向北', '的', '那边', '这边', '那里', '这里', '那儿', '这儿', '一带', '地区', '区域', '方圆', '距离', '不到', '不超过', '大约', '大概', '约'].sort((a, b) => b.length - a.length);
+const TRAILING = ['往东', '往西', '往南', '往北', '向东', '向西', '向南', '向北', '的', '那边', '这边', '那里', '这里', '那儿', '这儿', '一带', '地区', '区域', '片区', '方圆', '距离', '不到', '不超过', '大约', '大概', '约'].sort((a, b) => b.length - a.length);
+/** "this/that (one) patch of" after a place: a demonstrative or 一, then a classifier of land (块, 片). */
+const AREA_DEICTIC = /(?:[这那]一?|一)[块片]$/u;
+/** A district suffix after a Latin name ("SoHo区"): the name is the Latin part. */
+const LATIN_DISTRICT_SUFFIX = /(?<=[A-Za-z])\s*(?:区|地区|街区)$/u;
 const USER_WORDS = new Set(['我', '我们', '这里', '这儿', '这边', '我这里', '我这儿', '我这边', '我这', '当前位置', '我的位置', '本地', '这附近', '我家', '我住的地方', '我所在的位置', '现在的位置', '目前位置', '咱们', '咱']);
 
 const ADJACENT_WORDS = /^(?:旁边|边上|隔壁|对面|门口|跟前)$/;
@@ -39,7 +43,7 @@ function zhBearing(word: string): Bearing {
   return ZH_BEARINGS[new RegExp(ZH_BEARING).exec(word)![0]]!;
 }
 
-type Cleaned = { kind: 'user'; start: number; end: number } | { kind: 'name'; text: string; start: number; end: number };
+type Cleaned = { kind: 'user'; start: number; end: number } | { kind: 'name'; text: string; start: number; end: number; district?: boolean };
 
 export class ChineseGrammar {
   private readonly claimed: Span[] = [];
@@ -113,19 +117,26 @@ export class ChineseGrammar {
           break;
         }
       }
+      const deictic = AREA_DEICTIC.exec(raw.slice(from, to));
+      if (deictic && deictic.index > 0) {
+        to -= deictic[0].length;
+        changed = true;
+      }
     }
     while (from < to && raw[from] === ' ') from++;
+    const suffix = LATIN_DISTRICT_SUFFIX.exec(raw.slice(from, to));
+    if (suffix) to -= suffix[0].length;
     const text = raw.slice(from, to).trim();
     if (!text || USER_WORDS.has(text)) return { kind: 'user', start: start + from, end: start + to };
     if (text.length > 30 || /^\d+$/.test(text) || /^(?:哪|什么|何处|何地|多远|多少)/.test(text)) return undefined;
     // "附近的药店" has no place; but after a preposition, "离大剧院最近" names one even if it is a common noun.
     if (!anchored && cut < 0 && isTargetPhrase(text) && !safeHint(this.hint, text)) return undefined;
-    return { kind: 'name', text, start: start + from, end: start + from + text.length };
+    return { kind: 'name', text, start: start + from, end: start + from + text.length, ...(suffix ? { district: true } : {}) };
   }
 
   private ref(c: Cleaned): RefMention {
     if (c.kind === 'user') return { text: this.s.slice(c.start, c.end) || '附近', start: c.start, end: c.end, kind: 'coordinates', user: 'explicit' };
-    const kind = safeHint(this.hint, c.text) ?? classifyKindZh(c.text);
+    const kind = safeHint(this.hint, c.text) ?? (c.district ? 'area' : classifyKindZh(c.text));
     return { text: c.text, start: c.start, end: c.end, ...(kind ? { kind } : {}) };
   }
 

@@ -3,8 +3,10 @@
  *
  * English phrases are matched on word tokens of the folded text (so "cafés" = "cafe", "fast-food" = "fast food"),
  * with generated plurals; Chinese phrases as substrings. Spans that belong to references are masked first:
- * "Madison Square Park" must not yield a `park` target, nor "Port Authority Bus Terminal" a bus station.
+ * "Tompkins Square Park" must not yield a `park` target, nor "Staten Island Ferry Terminal" a ferry terminal.
  */
+import { wordVectors } from '../lexicon/word-vectors.js';
+import { buildKindVocabulary, guessKind, type KindGuess, type KindVocabulary } from '../lexicon/kind-vectors.js';
 import { poiConcepts, poiConceptById, FOOD_QUALIFIER_IDS, GENERIC_FOOD_HEAD_IDS } from '../lexicon/poi-concepts.js';
 import { presetConceptById, presetVocabulary } from '../lexicon/presets.js';
 import { englishVocabulary, glossChinese } from '../lexicon/zh-gloss.js';
@@ -191,7 +193,7 @@ export interface TargetResult {
   tags: TagFilter[];
   categories: string[];
   matches: PhraseMatch[];
-  /** The kind of place was said in the plural ("cafés", "the two closest bars"). */
+  /** The kind of place was said in the plural ("cafés", "the three nearest pubs"). */
   plural: boolean;
   notes: string[];
 }
@@ -231,6 +233,14 @@ export function matchTargets(original: string, folded: string, masked: readonly 
     matches = fixed.map((f) => f.match);
     for (const f of fixed) notes.push(`"${original.slice(f.match.start, f.match.end)}" read as "${f.to}" (spelling)`);
   }
+  if (matches.length === 0) {
+    // Still nothing: the need word closest, by word vectors, to a known kind-of-place word, above a threshold.
+    const guess = guessKindByVectors(original, folded, masked);
+    if (guess) {
+      matches = [guess.match];
+      notes.push(`"${guess.need}" read as "${guess.as}" (word vectors, similarity ${guess.similarity.toFixed(2)})`);
+    }
+  }
   let ids: string[] = [];
   for (const m of matches) for (const id of m.ids) if (!ids.includes(id)) ids.push(id);
   if (ids.some((id) => FOOD_QUALIFIER_IDS.has(id)) && ids.some((id) => GENERIC_FOOD_HEAD_IDS.has(id))) {
@@ -246,7 +256,7 @@ export function matchTargets(original: string, folded: string, masked: readonly 
     mergeTags(tags, c.tags);
     for (const cat of c.categories) if (!categories.includes(cat)) categories.push(cat);
   }
-  // Target text: adjacent matches joined by connectors ("bars or pubs") read as one phrase.
+  // Target text: adjacent matches joined by connectors ("bakeries or patisseries") read as one phrase.
   const groups: Span[] = [];
   for (const m of matches) {
     const last = groups[groups.length - 1];
@@ -292,6 +302,46 @@ export function isTargetPhrase(phrase: string): boolean {
 /** Is this single folded token a one-word kind of place ("pizza", "cafes")? */
 export function isSingleWordTarget(low: string): boolean {
   return getConceptIndex().en.has(low);
+}
+
+let kindVocabulary: KindVocabulary | undefined;
+/** The single words of the hand lexicon and of the preset names, as the vector fallback's vocabulary. */
+function getKindVocabulary(): KindVocabulary {
+  if (!kindVocabulary) {
+    const { concepts, en } = presetVocabulary();
+    const presetNames = new Map<string, string[]>();
+    for (const f of en) if (f.strong) presetNames.set(f.id, [...(presetNames.get(f.id) ?? []), f.form]);
+    kindVocabulary = buildKindVocabulary([
+      ...poiConcepts.map((c) => ({ id: c.id, forms: c.en })),
+      ...concepts.map((c) => ({ id: c.id, forms: presetNames.get(c.id) ?? [] })),
+    ]);
+  }
+  return kindVocabulary;
+}
+
+/**
+ * The words a question may state its need with, outside the references: English words as written, Chinese
+ * dictionary words by their English senses (the first two: a single character lists rare senses first as often as not).
+ */
+function needWords(original: string, folded: string, masked: readonly Span[]): Array<Span & { word: string }> {
+  const out: Array<Span & { word: string }> = [];
+  for (const t of tokenize(folded)) if (!overlapsAny(t, masked) && /^[a-z]+$/.test(t.low)) out.push({ start: t.start, end: t.end, word: t.low });
+  if (/\p{Script=Han}/u.test(original)) {
+    for (const seg of glossSpans(original)) {
+      if (overlapsAny(seg, masked)) continue;
+      const senses = seg.senses.slice(0, 2);
+      for (const sense of senses) for (const w of sense.toLowerCase().split(/[^a-z]+/)) if (w) out.push({ start: seg.start, end: seg.end, word: w });
+    }
+  }
+  return out;
+}
+
+function guessKindByVectors(original: string, folded: string, masked: readonly Span[]): (KindGuess & { match: PhraseMatch }) | undefined {
+  const words = needWords(original, folded, masked);
+  const guess = guessKind(words.map((w) => w.word), getKindVocabulary());
+  if (!guess) return undefined;
+  const at = words.find((w) => w.word === guess.need)!;
+  return { ...guess, match: { start: at.start, end: at.end, ids: guess.ids, plural: false } };
 }
 
 /** Dictionary words of the Chinese runs of the text, with their positions and English senses. */
@@ -374,6 +424,8 @@ function correctTypos(folded: string, masked: readonly Span[]): Correction[] {
     // A real English word is not a typo; its plural or past form neither.
     const vocabulary = englishVocabulary();
     if (vocabulary.has(t.low) || vocabulary.has(t.low.replace(/(?:es|s|ed|d)$/, ''))) continue;
+    // Nor is a word of the pretrained vectors' frequent-word table ("lozenges" is not a misspelt "lounges").
+    if (wordVectors().has(t.low)) continue;
     for (const ix of indexes) {
       let best: { key: string; d: number; ids: string[] } | undefined;
       let tie = false;
@@ -412,7 +464,7 @@ const CUES: Array<{ id: string; en: string[]; zh: string[] }> = [
   { id: 'outdoor_seating', en: ['outdoor seating', 'outdoor', 'outdoors', 'patio', 'terrace', 'rooftop', 'al fresco', 'outside seating', 'sidewalk seating', 'sit outside', 'garden seating'], zh: ['户外', '露天', '天台', '露台', '室外', '户外座位'] },
   { id: 'wifi', en: ['wifi', 'wi fi', 'free wifi', 'internet', 'laptop', 'laptop friendly', 'power outlets', 'work on my laptop'], zh: ['无线网', 'wifi', '上网', '插座', '能办公'] },
   { id: 'wheelchair', en: ['wheelchair', 'wheelchair accessible', 'accessible', 'step free', 'disabled access'], zh: ['无障碍', '轮椅'] },
-  { id: 'vegan', en: ['vegan', 'vegan options', 'plant based'], zh: ['纯素', '全素'] },
+  { id: 'vegan', en: ['vegan', 'plant based'], zh: ['纯素', '全素'] },
   { id: 'vegetarian', en: ['vegetarian', 'veggie', 'meatless', 'vegetarian options'], zh: ['素食', '素菜'] },
   { id: 'halal', en: ['halal'], zh: ['清真'] },
   { id: 'kosher', en: ['kosher'], zh: ['犹太洁食'] },
@@ -427,7 +479,7 @@ const CUES: Array<{ id: string; en: string[]; zh: string[] }> = [
   { id: 'breakfast', en: ['breakfast'], zh: ['早餐', '早饭'] },
   { id: 'brunch', en: ['brunch'], zh: ['早午餐'] },
   { id: 'lunch', en: ['lunch'], zh: ['午餐', '午饭'] },
-  { id: 'dinner', en: ['dinner', 'supper', 'steak dinner'], zh: ['晚餐', '晚饭'] },
+  { id: 'dinner', en: ['dinner', 'supper'], zh: ['晚餐', '晚饭'] },
   { id: 'group', en: ['large group', 'big group', 'group', 'groups', 'party of'], zh: ['聚餐', '多人', '聚会'] },
   { id: 'new', en: ['new', 'newly opened', 'just opened', 'newest'], zh: ['新开', '新开的'] },
   { id: 'free', en: ['free', 'free entry', 'free admission', 'no cover'], zh: ['免费'] },

@@ -41,7 +41,7 @@ const ConstraintRefSchema = z
 export const ReferenceSchema = z
   .object({
     id: RefIdSchema,
-    text: z.string().max(200).describe("The place as written in the question ('Grand Central Terminal', '宾州车站'), articles stripped."),
+    text: z.string().max(200).describe("The place as written in the question ('Lincoln Center', '中央公园'), articles stripped."),
     kind: ReferenceKindSchema.optional(),
     point: LonLatSchema.optional().describe(
       'Given for coordinates. A `coordinates` reference without a point is the asker\'s own position, which the client must supply.',
@@ -119,7 +119,7 @@ export const TagFilterSchema = z
 
 export const TargetsSchema = z
   .object({
-    text: z.string().max(MAX_TEXT).describe("The kind of place asked for, as said ('bars or pubs', 'steak dinner'); empty if none."),
+    text: z.string().max(MAX_TEXT).describe("The kind of place asked for, as said ('bakeries or patisseries', 'sushi lunch'); empty if none."),
     concepts: z.array(z.string().max(100)).max(50).describe('PoiConcept ids (src/lexicon/poi-concepts.ts).'),
     tags: z.array(TagFilterSchema).max(200).describe('Union of the concepts\' tag filters: a feature qualifies if ANY pair matches.'),
     categories: z.array(z.string().max(100)).max(200).describe('Normalised categories (OSM values of primary tags) of the concepts.'),

@@ -71,7 +71,7 @@ function expandNormalized(s: string): string {
   return out.replace(/\b(\d+)th\b/g, (_m, n: string) => ordinalOf(Number(n)));
 }
 
-/** Name normalisation for matching references against the gazetteer ("The Morgan Library & Museum" = "morgan library and museum"). */
+/** Name normalisation for matching references against the gazetteer ("The Frick Art & Library" = "frick art and library"). */
 export function normalizeName(text: string): string {
   const basic = text
     .normalize('NFKD')
@@ -98,7 +98,7 @@ const STREET_ABBREVIATIONS: [RegExp, string][] = [
 ];
 
 /**
- * "W 34th St" -> "West 34th Street", "Fifth Avenue" -> "5th Avenue", "W 42 St" -> "West 42nd Street": street
+ * "W 57th St" -> "West 57th Street", "Fifth Avenue" -> "5th Avenue", "W 42 St" -> "West 42nd Street": street
  * references are searched with the spelling OSM uses (numbers with their suffix, words in full).
  */
 export function expandStreetName(text: string): string {

@@ -3,6 +3,7 @@ import type { Db } from '../db/database.ts';
 import type { LonLat, Reference, SpatialPlan } from '../planning/plan.ts';
 import { poiConceptById } from '../lexicon/poi-concepts.ts';
 import { referenceHeadConcept } from '../planning/lexicon-match.ts';
+import { AREA_LAST, LANDMARK_LAST, STREET_LAST } from '../planning/references.ts';
 import { buildNameIndex, glossCandidates, type NameIndex } from './gloss-match.ts';
 import { expandStreetName, normalizeName } from './names.ts';
 import { constraintRefs, specOf } from './functions/index.ts';
@@ -171,6 +172,8 @@ async function gazetteer(db: Db, text: string): Promise<GazetteerRow[]> {
   // 0008). Branches are united by id, then the rows fetched once.
   const like = `%${lowered.replace(/[\\%_]/g, '')}%`;
   const nonAscii = /[^\x00-\x7f]/.test(text);
+  const otherNames = otherNameTokens(text);
+  const clipped = clippedCompound(text);
   const { rows } = await sql<GazetteerRow>`
     WITH ids AS (
       (SELECT id FROM places WHERE name IS NOT NULL AND lower(name) % ${lowered}
@@ -180,6 +183,11 @@ async function gazetteer(db: Db, text: string): Promise<GazetteerRow[]> {
       UNION
       (SELECT id FROM places WHERE name IS NOT NULL AND ${nonAscii} AND place_names(tags, name) @> ARRAY[${text}]::text[]
        LIMIT 20)
+      UNION
+      (SELECT id FROM places WHERE name IS NOT NULL AND coalesce(category, '') <> 'street' AND tag_tokens && ${otherNames}::text[]
+       LIMIT 20)
+      UNION
+      (SELECT id FROM places WHERE name IS NOT NULL AND ${clipped !== undefined} AND lower(name) LIKE ${clipped ?? ''} LIMIT 20)
     ), matches AS (
       SELECT p.id, p.name, p.source_id, p.category, p.geom, p.geog, p.tags FROM places p JOIN ids USING (id)
     )
@@ -191,6 +199,36 @@ async function gazetteer(db: Db, text: string): Promise<GazetteerRow[]> {
   return rows;
 }
 
+/** Tags under which a place carries the other names people call it by ("MSG", "The Met"). */
+const OTHER_NAME_KEYS = ['short_name', 'alt_name', 'official_name', 'loc_name', 'name:en'];
+
+/**
+ * The tag tokens (migration 0010: `key=value`, indexed) that name a place by the text as written, with and
+ * without a leading article: an acronym or a nickname found where mappers put it, not in a list of ours.
+ */
+export function otherNameTokens(text: string): string[] {
+  const bare = text.trim().replace(/^the\s+/i, '');
+  const forms = new Set([text.trim(), bare, `The ${bare}`]);
+  return OTHER_NAME_KEYS.flatMap((k) => [...forms].filter(Boolean).map((f) => `${k}=${f}`));
+}
+
+const CLIPPED = /^(\p{L})-(\p{L}{3,})$/u;
+
+/**
+ * A compound clipped to its initial ("K-town" for a one-word "...town" name): the LIKE pattern of the
+ * full word, or undefined when the text is not written that way.
+ */
+export function clippedCompound(text: string): string | undefined {
+  const m = CLIPPED.exec(text.trim().toLowerCase());
+  return m ? `${m[1]}%${m[2]}` : undefined;
+}
+
+function isClippedFrom(text: string, name: string): boolean {
+  const m = CLIPPED.exec(text.trim().toLowerCase());
+  const n = name.toLowerCase();
+  return m !== null && !/\s/.test(n) && n.length > m[2]!.length + 1 && n.startsWith(m[1]!) && n.endsWith(m[2]!);
+}
+
 function nameScore(row: GazetteerRow, text: string): number {
   const wanted = normalizeName(text);
   const names = [
@@ -200,6 +238,7 @@ function nameScore(row: GazetteerRow, text: string): number {
     .filter((n): n is string => Boolean(n))
     .map(normalizeName);
   if (names.includes(wanted)) return 1;
+  if (isClippedFrom(text, row.name)) return 0.95;
   // A shortened name, word by word ("Penn Station" for Pennsylvania Station, "Lex Avenue"): as good as an
   // abbreviation expanded.
   if (names.some((n) => isWordPrefix(wanted, n))) return 0.9;
@@ -235,6 +274,46 @@ function trigramSimilarity(a: string, b: string): number {
 
 const isPolygon = (r: GazetteerRow) => r.gtype === 'POLYGON' || r.gtype === 'MULTIPOLYGON';
 const isLine = (r: GazetteerRow) => r.gtype === 'LINESTRING' || r.gtype === 'MULTILINESTRING';
+
+const KIND_WORDS: ReadonlySet<string> = new Set([...STREET_LAST, ...AREA_LAST, ...LANDMARK_LAST]);
+
+/** Only words for kinds of place ("the station", "the park"): no name to prefer a notable bearer of. */
+function isGenericPhrase(text: string): boolean {
+  return normalizeName(text).split(' ').every((w) => KIND_WORDS.has(w));
+}
+
+/** nameScore of a name that contains the wanted words (or is contained in them). */
+const CONTAINED_SCORE = 0.6;
+/** How much more notable than every other candidate a place must be to be taken without asking. */
+const DOMINANCE = 2;
+
+/**
+ * The one candidate clearly more notable than every rival (a Wikidata-linked landmark among shops that borrow
+ * its name), or undefined when none stands out. Rivals are the candidates of another name, or with
+ * `everyRowRivals` all other candidates (distinct places that share a name).
+ */
+function dominant(rows: GazetteerRow[], everyRowRivals = false): GazetteerRow | undefined {
+  const ranked = [...rows].sort((a, b) => prominence(b) - prominence(a));
+  const first = ranked[0];
+  if (!first) return undefined;
+  const rival = everyRowRivals ? ranked[1] : ranked.find((r) => normalizeName(r.name) !== normalizeName(first.name));
+  if (!rival) return first;
+  return prominence(first) - prominence(rival) >= DOMINANCE ? first : undefined;
+}
+
+/**
+ * Among names that all contain the words asked for: the notable places (less than DOMINANCE below the most
+ * notable one), and of these the name closest to the words; undefined when two notable names read equally well.
+ */
+function notableReading(scored: Array<{ row: GazetteerRow; score: number }>): GazetteerRow | undefined {
+  if (scored.length === 0) return undefined;
+  const top = Math.max(...scored.map((s) => prominence(s.row)));
+  const notable = scored.filter((s) => prominence(s.row) > top - DOMINANCE).sort((a, b) => b.score - a.score);
+  const first = notable[0]!;
+  const rival = notable.find((s) => normalizeName(s.row.name) !== normalizeName(first.row.name));
+  if (rival && first.score - rival.score < 0.02) return undefined;
+  return first.row;
+}
 
 /** Notability: features with Wikidata/Wikipedia links, prose, an outline and rich tags are the "main" one of a name. */
 function prominence(r: GazetteerRow): number {
@@ -299,10 +378,15 @@ async function resolveNamed(
   }
   if (scored.length === 0) return resolveByKind(db, ref, shape);
   const best = Math.max(...scored.map((s) => s.score));
-  const top = scored.filter((s) => s.score >= best - 0.05).map((s) => s.row);
+  let top = scored.filter((s) => s.score >= best - 0.05).map((s) => s.row);
   const distinctNames = new Set(top.map((r) => normalizeName(r.name)));
-  // Several different names match about equally and none exactly: ask rather than guess.
-  if (best < 1 && distinctNames.size > 1) return { ok: false, clarification: clarify(ref.text, top) };
+  if (best < 1 && distinctNames.size > 1) {
+    // Several names contain the words and none is exact: a notable place among them is what people mean
+    // ("Port Authority": the bus terminal, not the deli named after it); else ask rather than guess.
+    const notable = isGenericPhrase(text) ? undefined : notableReading(scored.filter((s) => s.score >= CONTAINED_SCORE));
+    if (!notable) return { ok: false, clarification: clarify(ref.text, top) };
+    top = scored.filter((s) => normalizeName(s.row.name) === normalizeName(notable.name)).map((s) => s.row);
+  }
 
   // A street only when the best match is one: with no line of that name ("along the Vessel"), the place
   // found stands for the reference as any other does.
@@ -424,6 +508,11 @@ async function pickCluster(
     );
     if (matching.length === 1) return matching[0];
   }
+  // "inside X": a named district is what an area reference means, when exactly one place found is one.
+  if (shape === 'polygon') {
+    const districts = clusters.filter((c) => c.some((r) => isPolygon(r) && (AREA_CATEGORY_RANK[r.category ?? ''] ?? 0) >= 3));
+    if (districts.length === 1) return districts[0];
+  }
   if (anchor) {
     const byDistance = [...clusters].sort((a, b) => metresBetween(a[0]!, anchor) - metresBetween(b[0]!, anchor));
     const [first, second] = byDistance;
@@ -434,6 +523,9 @@ async function pickCluster(
   const populations = clusters.map((c) => Math.max(...c.map(population)));
   const largest = populations.indexOf(Math.max(...populations));
   if (populations[largest]! > 0 && populations.every((p, i) => i === largest || p * 10 <= populations[largest]!)) return clusters[largest];
+  // A famous place and namesakes elsewhere ("the Whitney": the museum, not a building of that name).
+  const famous = dominant(clusters.map((c) => mainFeature(c, shape)), true);
+  if (famous) return clusters.find((c) => c.includes(famous));
   // Where the data is: a place surrounded by many known places beats one at the edge of the map.
   const densities = await Promise.all(
     clusters.map(async (c) => {

@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { isDistributed, shardKeysOfBoxes } from '../db/citus.ts';
 import type { Db } from '../db/database.ts';
 import { toVectorLiteral } from '../embedding/space.ts';
 import type { Constraint, SpatialPlan } from '../planning/plan.ts';
@@ -338,6 +339,11 @@ export interface RetrieveInput {
   allPools?: boolean;
   /** The tagged pool alone, without the spatial and semantic ones (see retrieveCandidates). */
   taggedOnly?: boolean;
+  /**
+   * Citus (src/db/citus.ts): every scan of places also filters on the shard keys its windows can meet, so
+   * Citus reads only their shards. Each pool keeps the rows of its window, so the answers are the same.
+   */
+  distributed?: boolean;
 }
 
 export function buildRetrievalQuery(input: RetrieveInput) {
@@ -374,6 +380,8 @@ export function buildRetrievalQuery(input: RetrieveInput) {
       ? sql`p.geom <-> ${geometryParam(boxCentre(windows[driver]![0]!))}`
       : sql`p.geom <-> ${near}`;
   const inWindow = windowSql(windows, driver);
+  const shardKeys = input.distributed ? shardKeysOfBoxes([...windows.flat(), ...semanticWindows.flat()]) : null;
+  const inShards = shardKeys ? sql<boolean>` AND p.shard_key = ANY(${shardKeys}::int[])` : sql<boolean>``;
   // The same clauses as the partial indexes of migration 0007, so that the planner can use them.
   // A country's outline holds every place in it at distance 0: a candidate only when countries are asked for.
   const noCountries = plan.targets.categories.includes('country') ? sql`` : sql` AND coalesce(p.category, '') <> 'country'`;
@@ -382,7 +390,7 @@ export function buildRetrievalQuery(input: RetrieveInput) {
     ? sql``
     : sql` AND (p.tags->>'population') ~ '^[0-9]{1,12}$' AND (p.tags->>'population')::bigint >= ${plan.minPopulation}`;
   const candidate = sql<boolean>`p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'${noCountries}${populous}
-        AND NOT (p.id = ANY(${referencePlaceIds}::bigint[])) AND NOT (p.name = ANY(${referenceNames}::text[]))`;
+        AND NOT (p.id = ANY(${referencePlaceIds}::bigint[])) AND NOT (p.name = ANY(${referenceNames}::text[]))${inShards}`;
   const d = (i: number) => sql<number>`m.distances[${sql.raw(String(i + 1))}]`;
   const measuredInWindow = sql.join(plan.constraints.map((c, i) => sql`${d(i)} <= ${windowReach(c, nearestM)}`), sql` AND `);
   const allSatisfied = sql.join(compiled.map((c, i) => c.satisfied(d(i))), sql` AND `);
@@ -457,7 +465,7 @@ export function buildRetrievalQuery(input: RetrieveInput) {
       ${semanticPool}`}
     ), measured AS MATERIALIZED (
       SELECT p.id, ARRAY[${sql.join(compiled.map((c) => c.distance))}]::float8[] AS distances
-      FROM places p JOIN pool USING (id)
+      FROM places p JOIN pool USING (id)${shardKeys ? sql` WHERE true${inShards}` : sql``}
     ), candidates AS (
       SELECT p.id, p.source_id, p.name, p.category, ${description} AS description, p.geom,
              m.distances, m.distances[1] AS d0,
@@ -466,7 +474,7 @@ export function buildRetrievalQuery(input: RetrieveInput) {
              ${similarity(input.semanticVector)} AS sem_sim,
              ${similarity(input.spatialVector)} AS spa_sim
       FROM measured m JOIN places p USING (id)
-      WHERE ${measuredInWindow}
+      WHERE ${measuredInWindow}${inShards}
       ORDER BY ${order}
       LIMIT ${input.poolSize ?? POOL_SIZE}
     )
@@ -480,7 +488,8 @@ export function buildRetrievalQuery(input: RetrieveInput) {
 export async function retrievalQuery(db: Db, input: RetrieveInput) {
   const statistics = await targetStatistics(db);
   const targetMatches = statistics ? estimatedMatches(statistics, tagTokens(input.plan), input.plan.targets.categories) : undefined;
-  return buildRetrievalQuery({ ...input, ...(targetMatches !== undefined ? { targetMatches } : {}) });
+  const distributed = await isDistributed(db);
+  return buildRetrievalQuery({ ...input, ...(targetMatches !== undefined ? { targetMatches } : {}), ...(distributed ? { distributed } : {}) });
 }
 
 /**

@@ -274,7 +274,7 @@ export async function reembedTools(db: Db, embedder: Embedder): Promise<number> 
     await trx
       .insertInto('embedding_spaces')
       .values({ name: 'tools', model: embedder.model, dimension })
-      .onConflict((oc) => oc.column('name').doUpdateSet({ model: embedder.model, dimension, updated_at: sql`now()` as never }))
+      .onConflict((oc) => oc.column('name').doUpdateSet({ model: embedder.model, dimension, updated_at: sql`excluded.updated_at` as never }))
       .execute();
   });
   return done;

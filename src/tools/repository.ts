@@ -144,13 +144,14 @@ const UPDATE_SET = sql.raw(`name = EXCLUDED.name, description = EXCLUDED.descrip
   data_sources = EXCLUDED.data_sources, attributes = EXCLUDED.attributes, version = EXCLUDED.version,
   keywords = EXCLUDED.keywords, derived = EXCLUDED.derived, produces = EXCLUDED.produces,
   capability_text = EXCLUDED.capability_text, embedding = EXCLUDED.embedding,
-  embedding_model = EXCLUDED.embedding_model, updated_at = now()`);
+  embedding_model = EXCLUDED.embedding_model, updated_at = EXCLUDED.updated_at`);
 
 /** Inserts one tool; false when the id exists already (nothing written). */
 export async function insertTool(db: Db, tool: StoredTool): Promise<boolean> {
   const { rows } = await sql<{ id: string }>`
     INSERT INTO tools ${COLUMN_LIST} ${recordsetSelect(recordset([tool]))}
     ON CONFLICT (id) DO NOTHING RETURNING id`.execute(db);
+  if (rows.length === 1) await toolsWritten(db);
   return rows.length === 1;
 }
 
@@ -160,6 +161,7 @@ export async function upsertTools(db: Db, tools: readonly StoredTool[]): Promise
   await sql`
     INSERT INTO tools ${COLUMN_LIST} ${recordsetSelect(recordset(tools))}
     ON CONFLICT (id) DO UPDATE SET ${UPDATE_SET}`.execute(db);
+  await toolsWritten(db);
 }
 
 /** Replaces an existing tool; false when there is none. */
@@ -168,6 +170,7 @@ export async function replaceTool(db: Db, tool: StoredTool): Promise<boolean> {
     UPDATE tools t SET ${sql.raw(UPDATE_SET_FROM_R)}
     FROM (${recordsetSelect(recordset([tool]))}) AS r
     WHERE t.id = r.id RETURNING t.id`.execute(db);
+  if (rows.length === 1) await toolsWritten(db);
   return rows.length === 1;
 }
 
@@ -184,7 +187,16 @@ export async function getToolRow(db: Db, id: string): Promise<ToolRow | undefine
 
 export async function deleteToolRow(db: Db, id: string): Promise<boolean> {
   const { rows } = await sql<{ id: string }>`DELETE FROM tools WHERE id = ${id} RETURNING id`.execute(db);
+  if (rows.length === 1) await toolsWritten(db);
   return rows.length === 1;
+}
+
+/**
+ * Bumps tools_revision on Citus, where the statement trigger that does it elsewhere cannot run (migration
+ * 0011); a no-op elsewhere.
+ */
+async function toolsWritten(db: Db): Promise<void> {
+  await sql`SELECT tools_written()`.execute(db);
 }
 
 export interface ListQuery {

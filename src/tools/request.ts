@@ -20,6 +20,8 @@ import {
   type FormMatch,
 } from './knowledge.ts';
 import type { RequestContext } from './prerequisites.ts';
+import { CONCEPT_TUNING, WORD_SENSE, conceptCloseness, conceptsOfWords, contentWords, informationOf } from './word-sense.ts';
+import { glossChinese } from '../lexicon/zh-gloss.ts';
 import type { Temporal } from './schema.ts';
 
 export interface Weighted {
@@ -235,6 +237,8 @@ interface TextFacts {
   hits: FormMatch[];
   /** An operation is named (a task concept, or a function form that is not a weak one), not only objects. */
   explicitTask: boolean;
+  /** English senses of Chinese words the graph does not list (CC-CEDICT). */
+  glosses: string[];
 }
 
 const INPUT_MARKERS_EN = /\b(?:from|using|use|with|my|given|based on|on my|of my|in my|existing)\s+(?:\S+\s+){0,3}$/;
@@ -307,9 +311,66 @@ function operandHits(hits: readonly FormMatch[], norm: string): Set<FormMatch> {
   return out;
 }
 
-function textFacts(text: string): TextFacts {
+/** Seasons and months say when, like relative time: setting, never a reading of the task. */
+const TIME_WORDS = /^(?:spring|summer|autumn|fall|winter|season|seasons|january|february|march|april|may|june|july|august|september|october|november|december|morning|evening|night|week|month|year|years|decade|today|yesterday|tomorrow)$/;
+/**
+ * Where a word stands in a phrase of place ("in our reservoir", "along the coast", "next to the school"):
+ * a locative preposition, then determiners and modifiers. Such words say where the work is done (setting),
+ * not what is measured, so they are not read as a task; an object named there only qualifies the task.
+ */
+const SETTING_BEFORE = /\b(?:in|on|at|near|along|around|across|inside|within|beside|throughout|next to|close to|around|behind|outside|upstream of|downstream of)\s+(?:(?:the|a|an|my|our|your|their|his|her|its|this|that|these|those|whole|entire|local|nearby|same)\s+)*(?:[a-z-]+\s+){0,2}$/;
+
+export function inSetting(norm: string, start: number): boolean {
+  return SETTING_BEFORE.test(norm.slice(Math.max(0, start - 60), start));
+}
+
+/**
+ * Concepts read by word vectors (word-sense.ts) for the words that no form of the graph covers: in
+ * English each remaining content word that carries information, in Chinese each remaining dictionary
+ * word, through its CC-CEDICT senses. Words of the setting (place phrases, seasons) are left alone.
+ */
+function inferredHits(norm: string, hits: readonly FormMatch[]): { hits: FormMatch[]; scale: Map<FormMatch, number>; glosses: string[] } {
+  const covered = (start: number, end: number) => hits.some((h) => h.start < end && h.end > start);
+  const readable = (w: string) => !TIME_WORDS.test(w) && contentWords(w).length > 0 && informationOf(w) >= CONCEPT_TUNING.minInformation;
+  // Unknown words with where they stand; a Chinese word stands for the English words of its senses.
+  const words: { text: string; start: number; end: number; english: string[] }[] = [];
+  const glosses: string[] = [];
+  // English words only matter to the concept reading; Chinese ones also give glosses to the search.
+  for (const m of WORD_SENSE.concepts ? norm.matchAll(/[a-z][a-z-]+/g) : []) {
+    const end = m.index + m[0].length;
+    if (!covered(m.index, end) && !inSetting(norm, m.index) && readable(m[0])) words.push({ text: m[0], start: m.index, end, english: [m[0]] });
+  }
+  for (const m of norm.matchAll(/\p{Script=Han}+/gu)) {
+    let offset = m.index;
+    for (const seg of glossChinese(m[0])) {
+      const start = offset;
+      offset += seg.text.length;
+      if ([...seg.text].length < 2 || seg.name || covered(start, offset)) continue;
+      const english = seg.senses.flatMap((sense) => contentWords(sense)).filter(readable);
+      if (english.length === 0) continue;
+      glosses.push(seg.senses.slice(0, 2).join(' , '));
+      words.push({ text: seg.text, start, end: offset, english });
+    }
+  }
+  const out: FormMatch[] = [];
+  const scale = new Map<FormMatch, number>();
+  for (const c of WORD_SENSE.concepts ? conceptsOfWords(words.flatMap((w) => w.english)) : []) {
+    // The reading is placed on the word that is closest to the concept.
+    const at = words
+      .map((w) => ({ w, closeness: Math.max(0, ...w.english.map((e) => conceptCloseness(e).get(c.id) ?? 0)) }))
+      .sort((a, b) => b.closeness - a.closeness)[0]!.w;
+    const hit: FormMatch = { kind: 'concept', ids: [c.id], form: at.text, start: at.start, end: at.end };
+    out.push(hit);
+    scale.set(hit, Math.min(1, CONCEPT_TUNING.weight * c.score));
+  }
+  return { hits: out, scale, glosses };
+}
+
+function textFacts(text: string, infer = true): TextFacts {
   const norm = normalizeForMatch(text);
-  const hits = matchFormsLoose(text);
+  const listed = matchFormsLoose(text);
+  const inferred = infer ? inferredHits(norm, listed) : { hits: [], scale: new Map<FormMatch, number>(), glosses: [] };
+  const hits = [...listed, ...inferred.hits].sort((a, b) => a.start - b.start || b.end - a.end);
   const operands = operandHits(hits, norm);
   const concepts: ConceptHit[] = [];
   const fnScores = new Map<string, number>();
@@ -334,7 +395,7 @@ function textFacts(text: string): TextFacts {
     const negated = negatedAt(norm, h.start);
     const isObject = h.kind === 'concept' && h.ids.every((id) => conceptInfo(id)?.kind === 'object');
     const operand = [...operands].some((o) => o.start <= h.start && o.end >= h.end);
-    const w = formWeight(h.form) * (operand ? 0.4 : 1) * (isObject && explicitTask ? 0.3 : 1);
+    const w = (inferred.scale.get(h) ?? formWeight(h.form)) * (operand ? 0.4 : 1) * (isObject && explicitTask ? 0.3 : 1);
     const before = norm.slice(0, h.start);
     if (h.kind === 'concept' && insideState(h)) continue;
     if (h.kind === 'concept') {
@@ -401,8 +462,9 @@ function textFacts(text: string): TextFacts {
     products: capped(productScores),
     has: [...has],
     lacks: [...lacks],
-    hits,
+    hits: listed,
     explicitTask,
+    glosses: inferred.glosses,
   };
 }
 
@@ -634,6 +696,7 @@ function expansionsOf(facts: TextFacts): string[] {
   }
   for (const p of facts.products.slice(0, 3)) out.add(productInfo(p.id)?.en[0] ?? p.id.replace(/_/g, ' '));
   for (const f of facts.taskTypes.slice(0, 2)) out.add(functionInfo(f.id)?.en[0] ?? f.id.replace(/_/g, ' '));
+  for (const g of facts.glosses) out.add(g);
   return [...out];
 }
 
@@ -716,7 +779,8 @@ const ANALYSIS_VERBS_ZH = /检测|识别|提取|计算|监测|分类|制图|估�
  * Building", "the Vessel", "ice cream".
  */
 export function asksForProcessing(query: string): boolean {
-  const facts = textFacts(query);
+  // Only what the graph lists decides whether a question is about EO processing at all.
+  const facts = textFacts(query, false);
   if (facts.taskTypes.length === 0) return false;
   const namesProduct = facts.hits.some((h) => h.kind === 'product' && h.ids.some((id) => !productInfo(id)?.generic));
   return facts.explicitTask || namesProduct || ANALYSIS_VERBS_EN.test(query) || ANALYSIS_VERBS_ZH.test(query) || parseDataSources(query, {}).length > 0;

@@ -21,7 +21,9 @@
  * dense recall and the knowledge graph propose, and BM25 is the heaviest single signal of similarity.
  * The graph adds candidates (producers of the wanted product, missing steps) and boosts them by task
  * type and output fit, but on a catalog it does not know those signals are guesses read from the same
- * text, so they cannot outweigh what the words say.
+ * text, so they cannot outweigh what the words say. Chinese words the graph does not list reach the search
+ * as their CC-CEDICT glosses (request.ts); words no lexicon lists may be read by word vectors
+ * (word-sense.ts), which is switched off by default because it measured no better.
  */
 import type { Db } from '../db/database.ts';
 import type { Embedder } from '../embedding/embedder.ts';
@@ -36,6 +38,7 @@ import { recallByVector, type DenseHit } from './repository.ts';
 import { parseToolRequest, withoutRelativeTime, type ParsedRequest, type SubTask, type Weighted } from './request.ts';
 import type { Temporal, ToolRecord } from './schema.ts';
 import { composeWorkflow, producerOf, type Workflow } from './workflow.ts';
+import { WORD_SENSE, contentWords, expandUnknownWords, informationOf } from './word-sense.ts';
 import { applyMemoryPriors, type MemoryUsed } from '../memory/priors.ts';
 
 export interface ScoringWeights {
@@ -80,6 +83,8 @@ export const DEFAULT_WEIGHTS: ScoringWeights = {
 export const DENSE_RECALL = 100;
 const LEXICAL_RECALL = 60;
 const KG_RECALL = 40;
+/** Weight of a catalog word standing in for a request word the catalog lacks (times their closeness). */
+const EXPANSION_FACTOR = 0.5;
 
 export interface ToolSearchRequest {
   query: string;
@@ -365,8 +370,12 @@ function kgCandidates(need: Need, snapshot: CatalogSnapshot): string[] {
 export async function rankForNeed(db: Db, embedder: Embedder, snapshot: CatalogSnapshot, need: Need, options: RankOptions): Promise<Scored[]> {
   const w = options.weights;
   const typedTerms = queryTerms(need.text);
-  // Words the catalog lacks may still share a word family with its terms (the stemmer is conservative).
-  const terms: WeightedTerm[] = mergeTerms(typedTerms, relatedTerms(snapshot.lexical, typedTerms), queryTerms(need.expansions.join(' , '), 0.4), queryTerms(need.facets.join(' , '), 0.3));
+  // Words the catalog lacks may still share a word family with its terms (the stemmer is conservative),
+  // or a meaning with some of them (word vectors).
+  const related = relatedTerms(snapshot.lexical, typedTerms);
+  const unknown = contentWords(need.text).filter((w) => !related.some((r) => r.term.startsWith(w.slice(0, 4))));
+  const vectorTerms = WORD_SENSE.expansion && w.lexical > 0 ? expandUnknownWords(snapshot, unknown, informationOf, EXPANSION_FACTOR) : [];
+  const terms: WeightedTerm[] = mergeTerms(typedTerms, related, vectorTerms, queryTerms(need.expansions.join(' , '), 0.4), queryTerms(need.facets.join(' , '), 0.3));
   const lexicalScores = scoreAll(snapshot.lexical, terms);
   const lexicalTop = lexicalScores.top(LEXICAL_RECALL).map(([id]) => id);
   const state = contextState(options.context);

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
+import { dropCitusDatabase, isCitus, prepareCitusDatabase } from './citus.ts';
 
 /** `server` when DATABASE_URL is set (the CI's second pass), `embedded` otherwise. */
 export const testMode: 'server' | 'embedded' = process.env.DATABASE_URL ? 'server' : 'embedded';
@@ -24,11 +25,16 @@ export interface TestDatabaseLocation {
  */
 export type Fixture = 'empty' | 'nyc';
 
-export async function createTestDatabaseLocation(fixture: Fixture = 'empty'): Promise<TestDatabaseLocation> {
+export interface LocationOptions {
+  /** Citus test mode (test/helpers/citus.ts): false gives a plain server-mode database on the coordinator. */
+  distributed?: boolean;
+}
+
+export async function createTestDatabaseLocation(fixture: Fixture = 'empty', options: LocationOptions = {}): Promise<TestDatabaseLocation> {
   if (isServer) {
     const template = inject('serverTemplates')[fixture];
     if (!template) throw new Error(`no server template for fixture '${fixture}' (test/global-setup.ts)`);
-    return createServerDatabase(process.env.DATABASE_URL!, template);
+    return createServerDatabase(process.env.DATABASE_URL!, template, options.distributed ?? isCitus);
   }
   const template = inject('pgliteTemplates')[fixture];
   if (!template || !existsSync(template)) throw new Error(`no PGlite template for fixture '${fixture}' (test/global-setup.ts)`);
@@ -37,17 +43,24 @@ export async function createTestDatabaseLocation(fixture: Fixture = 'empty'): Pr
   return { env: { PGLITE_DATA_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-async function createServerDatabase(url: string, template: string): Promise<TestDatabaseLocation> {
+async function createServerDatabase(url: string, template: string, citus: boolean): Promise<TestDatabaseLocation> {
   const name = `srag_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   await withAdminClient(url, (client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
+  const drop = async () => {
+    if (citus) await dropCitusDatabase(url, name);
+    else await withAdminClient(url, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  };
+  if (citus) {
+    try {
+      await prepareCitusDatabase(url, name);
+    } catch (error) {
+      await drop();
+      throw error;
+    }
+  }
   const testUrl = new URL(url);
   testUrl.pathname = `/${name}`;
-  return {
-    env: { DATABASE_URL: testUrl.toString() },
-    drop: async () => {
-      await withAdminClient(url, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-    },
-  };
+  return { env: { DATABASE_URL: testUrl.toString() }, drop };
 }
 
 async function withAdminClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -66,8 +79,8 @@ export interface TestDatabase extends DatabaseHandle {
   dispose(): Promise<void>;
 }
 
-export async function openTestDatabase(fixture: Fixture = 'empty'): Promise<TestDatabase> {
-  const location = await createTestDatabaseLocation(fixture);
+export async function openTestDatabase(fixture: Fixture = 'empty', options: LocationOptions = {}): Promise<TestDatabase> {
+  const location = await createTestDatabaseLocation(fixture, options);
   const handle = await openDatabase({
     databaseUrl: location.env.DATABASE_URL,
     pgliteDataDir: location.env.PGLITE_DATA_DIR,

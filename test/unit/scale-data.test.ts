@@ -103,4 +103,18 @@ describe('scale benchmark helpers', () => {
     });
     expect(planUse([{ Plan: { 'Node Type': 'Seq Scan', 'Relation Name': 'places' } }]).seqScansOnPlaces).toBe(1);
   });
+
+  it('reads the per-shard plans of a Citus plan (subplans and remote plans, shard suffixes dropped)', () => {
+    const remote = (plan: object) => ({ Job: { Tasks: [{ 'Remote Plan': [[{ Plan: plan }]] }] } });
+    const plan = [{
+      Plan: {
+        'Node Type': 'Custom Scan',
+        'Distributed Query': {
+          Subplans: [{ PlannedStmt: [{ Plan: { 'Node Type': 'Custom Scan', 'Distributed Query': remote({ 'Node Type': 'Index Scan', 'Relation Name': 'places_102008', 'Index Name': 'places_candidate_geom_idx_102008' }) } }] }],
+          ...remote({ 'Node Type': 'Seq Scan', 'Relation Name': 'places_102010' }),
+        },
+      },
+    }];
+    expect(planUse(plan)).toEqual({ nodes: ['Index Scan', 'Seq Scan'], indexes: ['places_candidate_geom_idx'], seqScansOnPlaces: 1 });
+  });
 });

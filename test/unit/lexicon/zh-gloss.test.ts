@@ -35,6 +35,12 @@ describe('CC-CEDICT glossing', () => {
     expect(glossChinese('西23街', glossary).some((s) => s.senses.includes('23rd'))).toBe(true);
   });
 
+  it('reads a bare Chinese numeral before the street word as an ordinal, but not one inside a word', () => {
+    expect(glossChinese('八大道', glossary).map((s) => s.senses[0])).toEqual(['8th', 'main street']);
+    expect(glossChinese('十一大道', glossary)[0]!.senses).toEqual(['11th']);
+    expect(glossChinese('统一大道', glossary)[0]!.senses).not.toContain('1st');
+  });
+
   it('keeps pinyin of words the dictionary lacks, for matching by sound', () => {
     const segs = glossChinese('奥尔巴尼公园', glossary);
     expect(segs.at(-1)!.senses).toEqual(['park']);

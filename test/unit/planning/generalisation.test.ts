@@ -90,3 +90,18 @@ describe('a direction character inside a transliterated name is part of the name
     expect(planOffline('格林西有哪些书店').references.map((r) => r.text)).toEqual(['格林西']);
   });
 });
+
+describe('Chinese words around a place name', () => {
+  it.each([
+    ['林肯中心这块有哪些书店', '林肯中心'],
+    ['中央公园那片的咖啡馆', '中央公园'],
+  ])('%s: the place is %s', (q, place) => {
+    expect(refs(q)).toEqual([place]);
+  });
+
+  it('reads a Latin name with a district suffix as that district', () => {
+    const p = planOffline('SoHo区的书店');
+    expect(p.references.map((r) => [r.text, r.kind])).toEqual([['SoHo', 'area']]);
+    expect(p.constraints[0]!.fn).toBe('inside');
+  });
+});

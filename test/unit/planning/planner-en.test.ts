@@ -216,12 +216,12 @@ describe('English references', () => {
 describe('English targets and semantics', () => {
   it.each<[string, string[]]>([
     ['Taverns or cocktail bars no further than 250 metres from the Harbour Ferry Terminal?', ['pub', 'bar']],
-    ['Somewhere to get a steak dinner near the Old Mill Tower?', ['steak_house']],
+    ['Somewhere for a steak lunch near the Old Mill Tower?', ['steak_house']],
     ['Running low on cash - anywhere within a 4-minute walk of the Civic Arena to withdraw some?', ['bank', 'atm']],
     ['Is there somewhere I can work out in Tribeca?', ['fitness_centre', 'sports_centre']],
     ['An espresso, please, no more than a 3-minute walk from the Glass Pavilion.', ['cafe']],
     ['Where can I catch a show within 400 m of the Central Station?', ['theatre']],
-    ["I'd like to see some art near Elm Park.", ['museum', 'gallery']],
+    ["I'd like to look at art near Elm Park.", ['museum', 'gallery']],
     ['Somewhere for a haircut close to Elm Park?', ['hairdresser', 'barber']],
     ['Bike share docks along East 9th Street?', ['bicycle_rental']],
     ['Which Korean restaurants are in Flushing?', ['korean']],
@@ -239,15 +239,15 @@ describe('English targets and semantics', () => {
     expect(p.targets.categories).toEqual(['bank', 'atm']);
   });
 
-  it('maps "vegan options" to the diet tag', () => {
-    const p = plan('Something with vegan options in the Meatpacking District?');
+  it('maps "vegan" to the diet tag', () => {
+    const p = plan('Something vegan to eat in the Meatpacking District?');
     expect(p.targets.tags).toContainEqual(['diet:vegan', ['yes', 'only']]);
     expect(p.semantic.cues).toContain('vegan');
   });
 
   it('never takes a kind of place from inside a reference name', () => {
-    expect(plan('coffee near Madison Square Park').targets.concepts).toEqual(['cafe']);
-    expect(plan('pharmacies near the Port Authority Bus Terminal').targets.concepts).toEqual(['pharmacy']);
+    expect(plan('coffee near Tompkins Square Park').targets.concepts).toEqual(['cafe']);
+    expect(plan('pharmacies near the Staten Island Ferry Terminal').targets.concepts).toEqual(['pharmacy']);
   });
 
   it('separates the semantic need from the spatial phrase, and ranks by quality when asked', () => {

@@ -9,7 +9,7 @@ const FRAGMENTS = [
   'from', 'between', 'and', 'along', 'on', 'in', 'inside', 'at the corner of', 'Fifth Avenue', '42nd Street', 'Chelsea',
   "Manhattan's", 'Koreatown', 'a 5-minute walk', '3 blocks', 'half a mile', '1,500 m', '0 m', '-5 km', '999999999 km',
   '1e308 m', 'NaN m', 'Infinity km', '40.75, -73.98', '91.5, 200.3', '-0.0, -0.0', 'me', 'here', 'nearby', 'on the way',
-  'open late', 'cheap', 'vegan options', 'get some cash', 'steak dinner', 'bars or pubs', '?', '.', ',', '&', "'s", '"',
+  'open late', 'cheap', 'plant-based food', 'withdraw money', 'steak lunch', 'taverns or pubs', '?', '.', ',', '&', "'s", '"',
   "'; DROP TABLE places; --", 'SELECT * FROM pg_user', '1=1', '<script>alert(1)</script>', '${process.exit()}', '\\u0000',
   '🍕', '🗽', '👨‍👩‍👧', '\u202E', '\uD800', '\uDFFF', 'é', 'İ', 'ß', '附近', '最近的', '离', '从', '到', '之间', '沿着', '米以内',
   '八百米', '步行5分钟', '两家', '药店', '宾州车站', '的路上', '有哪些', '在', '里', '，', '？', '公里', '一点五', '半',

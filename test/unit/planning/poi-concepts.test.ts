@@ -40,15 +40,15 @@ describe('poiConcepts lexicon', () => {
 
   it('covers the implied needs people phrase as activities', () => {
     const has = (id: string, form: string) => expect(poiConceptById.get(id)?.en, `${id}: ${form}`).toContain(form);
-    has('steak_house', 'steak dinner');
-    has('atm', 'get some cash');
-    has('bank', 'get some cash');
-    has('fitness_centre', 'work out');
-    has('cafe', 'grab an espresso');
+    has('steak_house', 'steak lunch');
+    has('atm', 'withdraw money');
+    has('bank', 'withdraw cash');
+    has('fitness_centre', 'lift weights');
+    has('cafe', 'grab a coffee');
     has('theatre', 'catch a show');
-    has('museum', 'see some art');
-    has('vegan', 'vegan options');
+    has('museum', 'look at art');
+    has('vegan', 'plant-based');
     has('hairdresser', 'haircut');
-    has('bicycle_rental', 'citi bike');
+    has('bicycle_rental', 'bike share');
   });
 });

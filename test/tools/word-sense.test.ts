@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { meaningSimilarity, textSimilarity } from '../../src/memory/priors.ts';
+import { inSetting, parseToolRequest } from '../../src/tools/request.ts';
+import { normalizeForMatch } from '../../src/tools/knowledge.ts';
+import { WORD_SENSE, conceptCloseness, conceptsOfWords, informationOf } from '../../src/tools/word-sense.ts';
+
+describe('words no lexicon lists, read by word vectors', () => {
+  // The readings are off in tool search by default (see WORD_SENSE): switched on here to test them.
+  beforeAll(() => {
+    WORD_SENSE.concepts = true;
+  });
+  afterAll(() => {
+    WORD_SENSE.concepts = false;
+  });
+
+  it('reads an unknown word as the concept it is close to, and a vague or partly listed word as none', () => {
+    expect(conceptsOfWords(['melting']).map((c) => c.id)).toEqual(['snow']);
+    // "field" is part of a listed form ("per field"): not unknown, so not read by its vector.
+    expect(conceptCloseness('field').size).toBe(0);
+    // Frequent, vague words carry little information and read as nothing.
+    expect(informationOf('show')).toBeLessThan(0.5);
+    expect(conceptsOfWords(['nice'])).toEqual([]);
+  });
+
+  it('weights an inferred concept below a listed form and names the word it came from', () => {
+    const parsed = parseToolRequest('the icefield above the village is melting');
+    const hit = parsed.concepts.find((c) => c.id === 'snow');
+    expect(hit?.form).toBe('melting');
+    expect(hit!.weight).toBeLessThan(1);
+    expect(parsed.taskTypes[0]?.id).toBe('snow_index');
+  });
+
+  it('keeps words of a place phrase as setting, not task', () => {
+    const text = normalizeForMatch('is the water murky in our orchard pond');
+    expect(inSetting(text, text.indexOf('orchard'))).toBe(true);
+    expect(inSetting(text, text.indexOf('murky'))).toBe(false);
+    const parsed = parseToolRequest('show the snow in the melting season of our valley');
+    expect(parsed.concepts.some((c) => c.form === 'valley')).toBe(false);
+  });
+
+  it('glosses Chinese words the graph does not list (CC-CEDICT) and reads them as concepts', () => {
+    const parsed = parseToolRequest('湖面上是不是有很多漂浮的藻类');
+    expect(parsed.concepts.map((c) => c.id)).toContain('water_quality');
+    expect(parsed.expansions.some((e) => /alga/.test(e))).toBe(true);
+  });
+
+  it('matches two requests for the same need in other words by meaning, above an unrelated one', () => {
+    const a = 'the lowlands went under water after the storm';
+    const b = 'inundated plains after heavy downpours';
+    expect(textSimilarity(a, b)).toBe(0);
+    expect(meaningSimilarity(a, b)).toBeGreaterThan(0.2);
+    expect(meaningSimilarity(a, b)).toBeGreaterThan(meaningSimilarity(a, 'count the aircraft parked at the airport'));
+  });
+});
