@@ -8,7 +8,7 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createConfiguredEmbedder } from '../src/embedding/configured.ts';
-import { DEMO_DATA } from '../src/ingest/seed.ts';
+import { DEMO_DATA } from '../seed/index.ts';
 import { loadNycData } from '../src/ingest/nyc.ts';
 import { startService } from '../src/service.ts';
 import { createLogger } from '../src/log.ts';

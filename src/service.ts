@@ -11,14 +11,15 @@ import { openReplicaReads, ReplicaSet } from './db/replicas.ts';
 import type { Lifecycle } from './http/health.routes.ts';
 import type { AppEnv } from './http/openapi-app.ts';
 import { createConfiguredEmbedder } from './embedding/configured.ts';
-import { DEMO_DATA, hasPlaces, SEED_CATALOGS, seedCities, seedDefaultPlaces } from './ingest/seed.ts';
-import { loadNycData } from './ingest/nyc.ts';
+import { hasPlaces, loadSeedPlaces, loadSeedTools } from './ingest/seed.ts';
+import { seedSet } from '../seed/index.ts';
+import { progressReporter } from './cli/progress.ts';
 import type { Embedder } from './embedding/embedder.ts';
 import { createLlmPlanner } from './planning/llm-planner.ts';
 import { createLlmReranker } from './ranking/llm-rerank.ts';
 import { llmFromConfig } from './llm/model.ts';
 import { createLlmSopWriter } from './memory/sop-writer.ts';
-import { hasBuiltinTools, importToolCatalogs, loadBuiltinTools } from './tools/registry.ts';
+import { hasBuiltinTools } from './tools/registry.ts';
 import { createLogger, type Logger } from './log.ts';
 import { warmPlannerVocabularies } from './planning/lexicon-match.ts';
 
@@ -147,29 +148,28 @@ function localUrl(host: string, port: number): string {
 }
 
 /**
- * The first start: an empty database gets the seed `SEED` names (see config.ts), so a fresh clone answers
- * real questions; the EO tool catalogs likewise. Later starts find the data and skip this.
+ * The first start: an empty database gets the seed set `SEED` names (seed/index.ts), so a fresh clone answers
+ * real questions; the EO tool catalogs likewise. Later starts find the data and skip this. On a terminal the
+ * load shows its progress on one line.
  */
 async function seedEmptyDatabase(database: DatabaseHandle, embedder: Embedder, seed: Config['SEED'], log: Logger): Promise<void> {
-  if (seed === 'none') return;
-  const bulk = database.mode === 'embedded';
+  const set = seedSet(seed);
+  if (!set) return;
   if (!(await hasPlaces(database.db))) {
     const started = performance.now();
-    if (seed === 'world') {
-      log.info('empty database: loading the world cities (GeoNames)');
-      await seedDefaultPlaces(database.db, embedder, bulk);
-    } else {
-      // One bulk load for the demo and the cities: a second load into a filled table keeps its indexes up
-      // row by row, several times slower.
-      log.info(`empty database: loading the Midtown Manhattan demo${seed === 'demo' ? '' : ' and the world cities'}`);
-      await loadNycData(database.db, embedder, DEMO_DATA, bulk, seed === 'demo' ? [] : seedCities());
-    }
+    const parts = [set.demo ? 'the Midtown Manhattan demo' : '', set.places.length ? 'the world cities and countries' : ''].filter(Boolean);
+    log.info(`empty database: loading ${parts.join(' and ')}`);
+    const progress = process.stderr.isTTY ? progressReporter('first start: loading the seed') : undefined;
+    await loadSeedPlaces(database.db, embedder, set, {
+      bulk: database.mode === 'embedded',
+      ...(progress ? { onProgress: (p) => progress.features(p.features, p.elapsedMs, p.phase) } : {}),
+    });
+    progress?.end();
     log.info({ ms: Math.round(performance.now() - started) }, 'seed loaded');
   }
   if (!(await hasBuiltinTools(database.db))) {
-    const tools = await loadBuiltinTools(database.db, embedder);
-    const catalogs = await importToolCatalogs(database.db, embedder, SEED_CATALOGS);
-    log.info({ tools: tools.written + catalogs.reduce((n, c) => n + c.written, 0) }, 'EO tool catalogs loaded (built-in, openEO, spectral indices)');
+    const tools = await loadSeedTools(database.db, embedder, set.toolCatalogs);
+    log.info({ tools }, 'EO tool catalogs loaded (built-in, openEO, spectral indices)');
   }
 }
 

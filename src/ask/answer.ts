@@ -1,7 +1,8 @@
-import type { SpatialPlan } from '../planning/plan.ts';
+import { hasTargets, type SpatialPlan } from '../planning/plan.ts';
 import type { RankedCandidate } from '../ranking/rank.ts';
 import { placeLabel } from '../spatial/functions/labels.ts';
 import type { ResolvedReference } from '../spatial/resolve.ts';
+import { normalizeName } from '../spatial/names.ts';
 
 function distanceText(m: number, lang: 'en' | 'zh'): string {
   const rounded = m < 1000 ? `${Math.round(m / 5) * 5} m` : `${(m / 1000).toFixed(1)} km`;
@@ -27,30 +28,89 @@ export function explainCandidate(c: RankedCandidate, plan: SpatialPlan, refs: Re
   return parts.join('; ');
 }
 
+/**
+ * How many places answer the question, counted over the ranked pool (the SQL's candidates): those that
+ * satisfy every constraint and, when the question names a kind of place, are of that kind. The pools are
+ * bounded (retrieve.ts), so a count from a pool that was full is a lower bound.
+ */
+export interface MatchCount {
+  matches: number;
+  atLeast: boolean;
+  /** Whether any candidate, satisfying or not, is of the kind asked for. */
+  kindFound: boolean;
+}
+
+export function countMatches(plan: SpatialPlan, ranked: RankedCandidate[], poolFull: boolean): MatchCount {
+  const targeted = hasTargets(plan);
+  const fits = (c: RankedCandidate) => c.satisfied.every(Boolean) && (!targeted || c.tagMatch);
+  return { matches: ranked.filter(fits).length, atLeast: poolFull, kindFound: !targeted || ranked.some((c) => c.tagMatch) };
+}
+
 /** What the language model said when it ordered the answer (only reasons that passed the checks). */
 export interface RankingWords {
   reasons?: ReadonlyMap<number, string>;
   tradeOffReason?: string;
 }
 
-/** The short natural-language answer: names the top choices and why (the model's reasons when it ranked them). */
-export function composeAnswer(plan: SpatialPlan, ranked: RankedCandidate[], refs: ResolvedReference[], ranking: RankingWords = {}): string {
+/**
+ * The short natural-language answer: names the top choices and why (the model's reasons when it ranked
+ * them), and says truthfully how many there are ("the 5 best of 37"), that none fit (then what came
+ * closest), or that the data holds no place of the kind asked for there.
+ */
+export function composeAnswer(
+  plan: SpatialPlan,
+  shown: RankedCandidate[],
+  refs: ResolvedReference[],
+  ranking: RankingWords = {},
+  count?: MatchCount,
+): string {
+  return summary(plan, shown, refs, ranking, count) + takenAs(refs, plan.lang);
+}
+
+/**
+ * Names the place a reference was matched to when its name differs from the words of the question
+ * ("Atlantis Plaza" read as the city of Atlantis), so that a guess never reads as a place found.
+ */
+function takenAs(refs: ResolvedReference[], lang: 'en' | 'zh'): string {
+  const notes = refs.flatMap((r) => {
+    if (!r.match || /\p{Script=Han}/u.test(r.text) || normalizeName(r.match.name) === normalizeName(r.text)) return [];
+    const where = r.match.hint ? ` (${r.match.hint})` : '';
+    return [lang === 'zh' ? `“${r.text}”按 ${r.match.name}${where} 理解` : `"${r.text}" is read as ${r.match.name}${where}, the closest name in the data`];
+  });
+  if (!notes.length) return '';
+  return lang === 'zh' ? `（${notes.join('；')}）` : ` (${notes.join('; ')}.)`;
+}
+
+function summary(plan: SpatialPlan, shown: RankedCandidate[], refs: ResolvedReference[], ranking: RankingWords, count?: MatchCount): string {
   const where = plan.spatialText || refs.map((r) => r.match?.name ?? r.text).join(' / ');
   const what = plan.targets.text || (plan.lang === 'zh' ? '地点' : 'places');
-  if (ranked.length === 0) {
-    return plan.lang === 'zh' ? `没有找到符合条件的${what}（${where}）。` : `I found no ${what} ${where}.`;
+  const zh = plan.lang === 'zh';
+  if (count && !count.kindFound) {
+    return zh ? `数据中没有${where}的${what}。` : `The data has no ${what} ${where}.`;
   }
-  const top = ranked.slice(0, 3);
+  const fitting = shown.filter((c) => c.satisfied.every(Boolean));
+  if (shown.length === 0 || (count && count.matches === 0) || fitting.length === 0) {
+    const none = zh ? `没有找到符合条件的${what}（${where}）。` : `I found no ${what} ${where}.`;
+    if (shown.length === 0) return none;
+    const closest = shown.slice(0, 3).map((c) => (zh ? `${c.name}（${distanceText(c.distanceM, 'zh')}）` : `${c.name} (${distanceText(c.distanceM, 'en')} away)`));
+    return zh ? `${none}最接近的：${closest.join('、')}。` : `${none} The closest: ${closest.join('; ')}.`;
+  }
+  const top = fitting.slice(0, 3);
   const reason = (c: RankedCandidate) => ranking.reasons?.get(c.id);
-  if (plan.lang === 'zh') {
+  const total = count?.matches ?? fitting.length;
+  const plus = count?.atLeast ? '+' : '';
+  const nearest = plan.constraints.some((c) => c.fn === 'nearest');
+  const allShown = nearest || total <= shown.length;
+  if (zh) {
     const list = top.map((c) => `${c.name}（${distanceText(c.distanceM, 'zh')}${reason(c) ? `；${reason(c)}` : ''}）`).join('、');
+    const tally = allShown ? (shown.length > 3 ? ` 等 ${shown.length} 处` : '') : ` 等（共 ${total}${plus} 处，显示最佳 ${shown.length} 处）`;
     const why = ranking.tradeOffReason ? ` 排序：${ranking.tradeOffReason}` : '';
-    return `${where}：${list}${ranked.length > 3 ? ` 等 ${ranked.length} 处` : ''}。${why}`;
+    return `${where}：${list}${tally}。${why}`;
   }
   const list = top
     .map((c, i) => `${i + 1}. ${c.name} (${c.category?.replace(/_/g, ' ') ?? 'place'}, ${distanceText(c.distanceM, 'en')} away${reason(c) ? `: ${reason(c)}` : ''})`)
     .join('; ');
-  const more = ranked.length > 3 ? ` — ${ranked.length} matches in all.` : '.';
   const why = ranking.tradeOffReason ? ` Ranked for this question: ${ranking.tradeOffReason}` : '';
-  return `For ${what} ${where}: ${list}${more}${why}`;
+  if (allShown) return `For ${what} ${where}: ${list}${shown.length > 3 ? ` — ${shown.length} matches in all.` : '.'}${why}`;
+  return `For ${what} ${where}, the ${shown.length} best of ${total}${plus}: ${list}.${why}`;
 }

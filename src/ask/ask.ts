@@ -3,7 +3,7 @@ import type { Embedder } from '../embedding/embedder.ts';
 import { fromVectorLiteral } from '../embedding/space.ts';
 import { offlineSimilarities, queryEmbedderFor, type Degradation } from '../embedding/query-embedding.ts';
 import type { Logger } from '../log.ts';
-import type { LonLat, SpatialPlan } from '../planning/plan.ts';
+import { hasTargets, type LonLat, type SpatialPlan } from '../planning/plan.ts';
 import { brandIndex } from '../spatial/brand-index.ts';
 import { planQuestion, type LlmPlanner, type PlannerChoice } from '../planning/planner.ts';
 import { CallBudget } from '../llm/model.ts';
@@ -11,8 +11,8 @@ import { applyOrder, RERANK_CANDIDATES, rerankInput, rerankWithModel, type LlmRe
 import { chooseTradeOff, rankCandidates, topAnswers, type RankedCandidate, type RankOptions, type TradeOff } from '../ranking/rank.ts';
 import { normalizeName } from '../spatial/names.ts';
 import { resolveReferences, type Clarification, type ResolvedReference } from '../spatial/resolve.ts';
-import { placeDescriptions, placeDetails, retrieveCandidates } from '../spatial/retrieve.ts';
-import { composeAnswer, explainCandidate } from './answer.ts';
+import { placeDescriptions, placeDetails, retrieveCandidates, SPATIAL_POOL } from '../spatial/retrieve.ts';
+import { composeAnswer, countMatches, explainCandidate } from './answer.ts';
 
 export interface AskInput {
   question: string;
@@ -231,7 +231,9 @@ export async function ask(deps: AskDeps, input: AskInput): Promise<AskResult> {
     why: explainCandidate(c, plan, refs, details.get(c.id)?.tags ?? {}),
     ...(reasons.has(c.id) ? { rankReason: reasons.get(c.id)! } : {}),
   }));
-  const answer = composeAnswer(plan, shown, refs, { reasons, ...(tradeOffReason ? { tradeOffReason } : {}) });
+  // A count from a pool that was full is a lower bound: the tagged pool, or the spatial one.
+  const count = countMatches(plan, ranked, hasTargets(plan) ? retrieval.taggedPoolFull : retrieval.candidates.length >= SPATIAL_POOL);
+  const answer = composeAnswer(plan, shown, refs, { reasons, ...(tradeOffReason ? { tradeOffReason } : {}) }, count);
   clock.lap('answer');
   return {
     ...base,

@@ -9,6 +9,7 @@ import type { Embedder } from '../embedding/embedder.ts';
 import { placesRoutes } from '../places/places.routes.ts';
 import { ogcRoutes, OPENAPI_30_TYPE } from '../ogc/ogc.routes.ts';
 import { askRoutes } from '../ask/ask.routes.ts';
+import { exampleQuestions } from '../web/examples.ts';
 import type { LlmPlanner } from '../planning/llm-planner.ts';
 import type { LlmReranker } from '../ranking/llm-rerank.ts';
 import { toolsRoutes } from '../tools/tools.routes.ts';
@@ -99,7 +100,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/', toolsRoutes(deps.db, deps.embedder, readDb));
   // Workflow memory management stays on the primary: it is administration (behind API_KEY), not traffic.
   app.route('/', memoryRoutes(deps.db, deps.sopWriter ? { sopWriter: deps.sopWriter } : {}));
-  app.route('/', webRoutes({ db: readDb }));
+  app.route('/', webRoutes({ db: readDb, examples: () => exampleQuestions({ db: askDb, embedder: deps.embedder }) }));
   app.route('/', operationsRoutes(deps.db, deps.embedder, deps.dumpDataDir));
   // MCP for agents: each tool call is a request to the routes above, through this app (src/mcp/server.ts).
   app.route('/', mcpRoutes((request, env) => app.fetch(request, env as never)));

@@ -2,7 +2,7 @@ import type { Db } from '../db/database.ts';
 import type { Embedder } from '../embedding/embedder.ts';
 import { readPlaces, SOURCE_PRESETS } from './formats.ts';
 import type { PlaceFeature } from './feature.ts';
-import { loadPlaces } from './load.ts';
+import { loadPlaces, type LoadProgress } from './load.ts';
 
 /**
  * Loads the NYC evaluation data (Midtown OSM extract + neighbourhood polygons) with the source names and
@@ -17,6 +17,7 @@ export async function loadNycData(
   deferVectorIndex: boolean,
   /** More places loaded in the same bulk load as the Midtown extract (the first start's world cities). */
   alongside: Iterable<PlaceFeature> = [],
+  onProgress?: (progress: LoadProgress) => void,
 ): Promise<void> {
   const bulk = deferVectorIndex || undefined;
   // describe: false: the loader builds the descriptions from tags itself, with their street and neighbourhood.
@@ -24,7 +25,7 @@ export async function loadNycData(
     deferVectorIndex: bulk,
   });
   const midtown = readPlaces(paths.midtownPbf, { ...SOURCE_PRESETS.osm, skipInvalid: true, describe: false });
-  await loadPlaces(db, embedder, concat(midtown, alongside), { deferVectorIndex: bulk });
+  await loadPlaces(db, embedder, concat(midtown, alongside), { deferVectorIndex: bulk, onProgress });
 }
 
 async function* concat(first: AsyncIterable<PlaceFeature>, second: Iterable<PlaceFeature>): AsyncGenerator<PlaceFeature> {

@@ -378,6 +378,9 @@ const CULTURE_AND_ENTERTAINMENT: PoiConcept[] = [
   poi('casino', ['casino', 'gambling'], ['赌场', '娱乐场'], [['amenity', ['casino', 'gambling']]]),
   poi('karaoke', ['karaoke', 'karaoke bar', 'ktv', 'sing karaoke'], ['卡拉OK', 'KTV', '唱歌', '歌厅', '唱K'], [['amenity', ['karaoke_box']], ['leisure', ['karaoke']]], { categories: ['karaoke_box'] }),
   poi('fountain', ['fountain'], ['喷泉', '喷水池'], [['amenity', ['fountain']]]),
+  // Cities and towns: the world seed's GeoNames places. Near a city means its neighbouring towns, not the
+  // next street: a metropolitan area's radius rather than a walk.
+  poi('city', ['city', 'town', 'populated place', 'municipality'], ['城市', '城镇', '都市'], [['place', ['city', 'town']]], { categories: ['city', 'town'], nearM: 20_000 }),
   poi('square', ['plaza', 'public square', 'town square', 'pedestrian plaza'], ['广场', '步行广场'], [['place', ['square']], ['highway', ['pedestrian']]], { categories: ['square'] }),
   poi('escape_game', ['escape room', 'escape game'], ['密室逃脱', '密室'], [['leisure', ['escape_game']]]),
   poi('amusement_arcade', ['arcade', 'video arcade', 'game arcade', 'gaming arcade', 'game center', 'game centre', 'pinball'], ['电玩城', '游戏厅', '街机', '电玩'], [['leisure', ['amusement_arcade']]]),

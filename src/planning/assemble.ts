@@ -7,6 +7,7 @@ import { poiConceptById } from '../lexicon/poi-concepts.ts';
 import type { BrandIndex } from './brands.ts';
 import { matchCues, matchTargets, QUALITY_CUES, referenceHeadConcept, type TargetResult } from './lexicon-match.ts';
 import type { RefMention, Relation, SpatialParse, SpecRelation } from './parse-types.ts';
+import { minPopulation } from './population.ts';
 import { SPATIAL_FUNCTIONS } from '../spatial/functions/index.ts';
 import type { SpatialFunctionSpec } from '../spatial/functions/spec.ts';
 import { K_MAX, ROUTE_REF, DISTANCE_MAX_M, DISTANCE_MIN_M, type Constraint, type LonLat, type Reference, type ReferenceKind, type SpatialPlan } from './plan.ts';
@@ -105,6 +106,9 @@ export function assemble(input: AssembleInput): SpatialPlan {
   notes.push(...targets.notes);
 
   const nearM = (slot: Slot): { m: number; why: string } => {
+    // A kind of place asked for at a city's scale or more ("towns near Lyon": the neighbouring towns) sets it.
+    const wanted = targetNearM(targets);
+    if (wanted >= DEFAULTS.nearCityM) return { m: wanted, why: targets.concepts.join(', ') };
     if (slot.kind === 'city') return { m: DEFAULTS.nearCityM, why: 'city' };
     if (slot.mention.user || slot.kind === 'coordinates') return { m: targetNearM(targets), why: 'position' };
     const head = referenceHeadConcept(slot.mention.text);
@@ -251,7 +255,7 @@ export function assemble(input: AssembleInput): SpatialPlan {
     const vague = [...vagueDraft.keys()].find((x) => drafts.includes(x));
     if (vague && (vague.fn === 'within_distance' || (vague.fn === 'spec' && 'distanceM' in vague.fields))) {
       if (vague.fn === 'within_distance') vague.distanceM = m;
-      else vague.fields.distanceM = m;
+      else vague.fields['distanceM'] = m;
       vagueDraft.delete(vague);
       continue;
     }
@@ -350,6 +354,8 @@ export function assemble(input: AssembleInput): SpatialPlan {
   if (parse.implicit) confidence -= 0.15;
   if (notes.some((n) => /not supported|ignored/.test(n))) confidence -= 0.2;
   confidence = Math.round(clamp(confidence, 0, 1) * 100) / 100;
+  const population = minPopulation(text);
+  if (population !== undefined) notes.push(`population at least ${population}`);
 
   return {
     references,
@@ -360,6 +366,7 @@ export function assemble(input: AssembleInput): SpatialPlan {
     spatialText: spatialText.slice(0, 2000),
     preference,
     lang,
+    ...(population !== undefined ? { minPopulation: population } : {}),
     confidence,
     notes: [...new Set(notes)].slice(0, 50).map((n) => n.slice(0, 500)),
   };
@@ -438,7 +445,7 @@ function semanticResidue(text: string, spatial: Span[], lang: 'en' | 'zh'): stri
   let rest = '';
   let pos = 0;
   for (const s of spatial) {
-    rest += `${text.slice(pos, s.start)} | `;
+    rest += text.slice(pos, s.start) + ' | ';
     pos = s.end;
   }
   rest += text.slice(pos);

@@ -9,7 +9,8 @@
 import { z } from 'zod';
 
 export const DISTANCE_MIN_M = 1;
-export const DISTANCE_MAX_M = 50_000;
+/** World-scale questions ("cities within 200 km of Munich") stay below this. */
+export const DISTANCE_MAX_M = 1_000_000;
 export const K_MAX = 50;
 /** Reserved reference id: the line of `route` (from -> to). Only valid when `route` is set. */
 export const ROUTE_REF = 'route';
@@ -146,6 +147,13 @@ export const SpatialPlanSchema = z
       .enum(['nearest', 'best', 'balanced'])
       .describe('Ranking: by distance, by semantic fit/quality, or a mix.'),
     lang: z.enum(['en', 'zh']),
+    minPopulation: z
+      .number()
+      .int()
+      .min(0)
+      .max(10_000_000_000)
+      .optional()
+      .describe('Only places with at least this population (the world seed\'s cities carry one): "more than a million people".'),
     confidence: z.number().min(0).max(1).describe('How sure the planner is of the parse; 0 = nothing usable.'),
     notes: z.array(z.string().max(500)).max(50).describe("How vague values were resolved ('near -> 500 m')."),
   })

@@ -13,7 +13,7 @@ export interface ResolvedReference {
   id: string;
   text: string;
   /** What it was matched to (absent for coordinates). */
-  match?: { placeId?: number; name: string; sourceId?: string; category: string | null };
+  match?: { placeId?: number; name: string; sourceId?: string; category: string | null; hint?: string };
   /** `point` for landmarks and coordinates (a polygon landmark is represented by its centroid), `polygon` for areas, `line` for streets. */
   shape: 'point' | 'polygon' | 'line';
   /** GeoJSON geometry the constraints are measured against. */
@@ -58,7 +58,7 @@ interface GazetteerRow {
 
 /** How good a polygon of each category is as an "inside X" area: named districts first, then parks, then generic places. */
 const AREA_CATEGORY_RANK: Record<string, number> = {
-  neighbourhood: 3, suburb: 3, quarter: 3, borough: 3, city: 3, town: 3, village: 3,
+  country: 3, neighbourhood: 3, suburb: 3, quarter: 3, borough: 3, city: 3, town: 3, village: 3,
   park: 2, garden: 2, square: 2, nature_reserve: 2,
   administrative_area: 1, district: 1, place: 1,
 };
@@ -92,7 +92,7 @@ export async function resolveReferences(db: Db, plan: SpatialPlan, near?: LonLat
     const anchor = resolved[0]?.centroid ?? near;
     const shape = usage.get(ref.id) ?? 'point';
     // The anchor only decides between same-name places; rounded to ~100 m it still does, and repeats.
-    const key = JSON.stringify([ref.text, ref.kind, shape, anchor && [anchor.lon.toFixed(3), anchor.lat.toFixed(3)]]);
+    const key = JSON.stringify([ref.text, ref.kind, ref.context, shape, anchor && [anchor.lon.toFixed(3), anchor.lat.toFixed(3)]]);
     cache ??= await namedCache(db);
     let result = cache.get(key);
     if (!result) {
@@ -365,8 +365,11 @@ async function resolveNamed(
     const streets = rows.filter((r) => isLine(r) && r.category === 'street');
     if (streets.length) rows = streets;
   } else if (shape === 'polygon') {
+    // An outline when one matches the name as well as anything does ("in Japan"); a place known only as a
+    // point (a city of the world seed) is not traded for a polygon of another name ("Springfield Gardens").
     const areas = rows.filter(isPolygon);
-    if (areas.length) rows = areas;
+    const bestOf = (some: GazetteerRow[]) => Math.max(0, ...some.map((r) => nameScore(r, text)));
+    if (areas.length && bestOf(areas) >= bestOf(rows) - 0.05) rows = areas;
   }
   const scored = rows.map((r) => ({ row: r, score: nameScore(r, text) })).filter((s) => s.score >= 0.35);
   // A Chinese name the data does not carry: read it through its English gloss (and sound) instead.
@@ -515,6 +518,11 @@ async function pickCluster(
     const [first, second] = byDistance;
     if (metresBetween(first![0]!, anchor) * 3 < metresBetween(second![0]!, anchor)) return first;
   }
+  // A gazetteer's prominence: a city ten times as populous as every other of its name is the one meant
+  // (Paris, France rather than Paris, Texas); closer sizes are asked about.
+  const populations = clusters.map((c) => Math.max(...c.map(population)));
+  const largest = populations.indexOf(Math.max(...populations));
+  if (populations[largest]! > 0 && populations.every((p, i) => i === largest || p * 10 <= populations[largest]!)) return clusters[largest];
   // A famous place and namesakes elsewhere ("the Whitney": the museum, not a building of that name).
   const famous = dominant(clusters.map((c) => mainFeature(c, shape)), true);
   if (famous) return clusters.find((c) => c.includes(famous));
@@ -536,7 +544,8 @@ async function pickCluster(
 function clarify(text: string, rows: GazetteerRow[]): Clarification {
   const seen = new Set<string>();
   const options: ClarificationOption[] = [];
-  for (const r of rows) {
+  // The most populous first (a gazetteer's order; places without a population keep theirs).
+  for (const r of [...rows].sort((a, b) => population(b) - population(a))) {
     const key = `${normalizeName(r.name)}@${Math.round(r.lon * 200)},${Math.round(r.lat * 200)}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -546,14 +555,38 @@ function clarify(text: string, rows: GazetteerRow[]): Clarification {
       placeId: r.id,
       lon: round6(r.lon),
       lat: round6(r.lat),
-      hint: [r.category, r.tags['addr:street'], r.tags.borough].filter(Boolean).join(', '),
+      hint: placeHint(r),
     });
     if (options.length >= 8) break;
   }
-  return { question: `Several places match "${text}". Which one do you mean?`, reference: text, options };
+  const listed = options.slice(0, 4).map((o) => (o.hint ? `${o.name} (${o.hint})` : o.name));
+  const more = options.length > listed.length ? `, or ${options.length - listed.length} more` : '';
+  return { question: `Several places match "${text}": ${listed.join('; ')}${more}. Which one do you mean?`, reference: text, options };
 }
 
 const round6 = (v: number) => Math.round(v * 1e6) / 1e6;
+
+/** A place's population from its tags (GeoNames cities carry one), 0 when unknown. */
+function population(r: GazetteerRow): number {
+  const n = Number(r.tags.population);
+  return Number.isFinite(n) && n > 0 ? n : 0;
+}
+
+/** What tells same-name options apart: "Texas, United States — 25 k" for a city, the street for a shop. */
+function placeHint(r: GazetteerRow): string {
+  if (r.tags.country) {
+    const where = [r.tags.admin1, r.tags.country].filter(Boolean).join(', ');
+    const n = population(r);
+    return n ? `${where} — ${populationText(n)}` : where;
+  }
+  return [r.category, r.tags['addr:street'], r.tags.borough].filter(Boolean).join(', ');
+}
+
+export function populationText(n: number): string {
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)} M`;
+  if (n >= 1_000) return `${Math.round(n / 1_000)} k`;
+  return String(n);
+}
 
 async function featureReference(
   db: Db,
@@ -568,7 +601,7 @@ async function featureReference(
   return {
     id: ref.id,
     text: ref.text,
-    match: { placeId: row.id, name: row.name, sourceId: row.source_id, category: row.category },
+    match: { placeId: row.id, name: row.name, sourceId: row.source_id, category: row.category, hint: placeHint(row) },
     shape: asArea ? 'polygon' : 'point',
     geometry: JSON.parse(rows[0]!.geometry),
     centroid: { lon: row.lon, lat: row.lat },

@@ -5,6 +5,8 @@ import { toVectorLiteral } from '../embedding/space.ts';
 import type { Constraint, SpatialPlan } from '../planning/plan.ts';
 import { hasTargets, ROUTE_REF } from '../planning/plan.ts';
 import { isClosestK, SPATIAL_FUNCTIONS, specOf } from './functions/index.ts';
+import { NEAREST_WINDOW_M } from './functions/nearest.ts';
+import { poiConceptById } from '../lexicon/poi-concepts.ts';
 import type { ConstraintSql, PlanarFrame } from './functions/spec.ts';
 import type { GeoJsonGeometry, ResolvedReference } from './resolve.ts';
 import { estimatedMatches, targetStatistics } from './tag-statistics.ts';
@@ -67,6 +69,8 @@ export interface RetrievalQuery {
 
 export interface RetrievalResult {
   candidates: Candidate[];
+  /** The tagged pool reached TAGGED_POOL: more places of the kind asked for may lie beyond it. */
+  taggedPoolFull: boolean;
   query: RetrievalQuery;
 }
 
@@ -124,8 +128,17 @@ function constraintGeometry(c: Constraint, refs: Map<string, ResolvedReference>,
 }
 
 /** Metres from the constraint's geometry within which candidates are fetched (the reach plus near misses). */
-function windowReach(c: Constraint): number {
-  return specOf(c).windowReach(c);
+function windowReach(c: Constraint, nearestM = NEAREST_WINDOW_M): number {
+  return c.fn === 'nearest' ? Math.max(nearestM, specOf(c).windowReach(c)) : specOf(c).windowReach(c);
+}
+
+/**
+ * How far a nearest question looks: NEAREST_WINDOW_M, or ten times the near distance of the kind of place
+ * asked for when that is larger (the nearest cities to a city are tens of kilometres away, not 3 km).
+ */
+export function nearestWindow(plan: SpatialPlan): number {
+  const nearM = plan.targets.concepts.map((id) => poiConceptById.get(id)?.nearM ?? 0);
+  return Math.max(NEAREST_WINDOW_M, 10 * Math.max(0, ...nearM));
 }
 
 function boundsOf(geometry: GeoJsonGeometry): Envelope {
@@ -337,7 +350,8 @@ export function buildRetrievalQuery(input: RetrieveInput) {
   const { plan } = input;
   const refs = new Map(input.references.map((r) => [r.id, r]));
   const geometries = plan.constraints.map((c) => constraintGeometry(c, refs, plan));
-  const windows = plan.constraints.map((c, i) => windowBoxes(geometries[i]!, windowReach(c)));
+  const nearestM = nearestWindow(plan);
+  const windows = plan.constraints.map((c, i) => windowBoxes(geometries[i]!, windowReach(c, nearestM)));
   const semanticWindows = plan.constraints.map((c, i) => windowBoxes(geometries[i]!, specOf(c).semanticReach(c)));
   const driver = windows.reduce((best, w, i) => (boxArea(w) < boxArea(windows[best]!) ? i : best), 0);
   const frame = planarFrame(windows.flat());
@@ -369,10 +383,16 @@ export function buildRetrievalQuery(input: RetrieveInput) {
   const shardKeys = input.distributed ? shardKeysOfBoxes([...windows.flat(), ...semanticWindows.flat()]) : null;
   const inShards = shardKeys ? sql<boolean>` AND p.shard_key = ANY(${shardKeys}::int[])` : sql<boolean>``;
   // The same clauses as the partial indexes of migration 0007, so that the planner can use them.
-  const candidate = sql<boolean>`p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
+  // A country's outline holds every place in it at distance 0: a candidate only when countries are asked for.
+  const noCountries = plan.targets.categories.includes('country') ? sql`` : sql` AND coalesce(p.category, '') <> 'country'`;
+  // "more than a million people": the population tag, where a place has one (the world seed's cities).
+  const populous = plan.minPopulation === undefined
+    ? sql``
+    : sql` AND (p.tags->>'population') ~ '^[0-9]{1,12}$' AND (p.tags->>'population')::bigint >= ${plan.minPopulation}`;
+  const candidate = sql<boolean>`p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'${noCountries}${populous}
         AND NOT (p.id = ANY(${referencePlaceIds}::bigint[])) AND NOT (p.name = ANY(${referenceNames}::text[]))${inShards}`;
   const d = (i: number) => sql<number>`m.distances[${sql.raw(String(i + 1))}]`;
-  const measuredInWindow = sql.join(plan.constraints.map((c, i) => sql`${d(i)} <= ${windowReach(c)}`), sql` AND `);
+  const measuredInWindow = sql.join(plan.constraints.map((c, i) => sql`${d(i)} <= ${windowReach(c, nearestM)}`), sql` AND `);
   const allSatisfied = sql.join(compiled.map((c, i) => c.satisfied(d(i))), sql` AND `);
   const order = hasNearest
     ? sql`tag_match DESC, d0 ASC`
@@ -433,6 +453,7 @@ export function buildRetrievalQuery(input: RetrieveInput) {
     tag_match: boolean;
     sem_sim: number | null;
     spa_sim: number | null;
+    tagged_n: number;
   }>`
     WITH tagged AS MATERIALIZED (
       ${tagged}
@@ -459,7 +480,7 @@ export function buildRetrievalQuery(input: RetrieveInput) {
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim
+           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates`;
 }
 
@@ -503,7 +524,7 @@ async function runRetrieval(db: Db, input: RetrieveInput): Promise<RetrievalResu
     semanticSimilarity: r.sem_sim,
     spatialSimilarity: r.spa_sim,
   }));
-  return { candidates, query: { sql: compiled.sql, parameters: [...compiled.parameters] } };
+  return { candidates, taggedPoolFull: (rows[0]?.tagged_n ?? 0) >= TAGGED_POOL, query: { sql: compiled.sql, parameters: [...compiled.parameters] } };
 }
 
 export interface PlaceDetails {

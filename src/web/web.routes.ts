@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { createRoute, z } from '@hono/zod-openapi';
 import { ConfigError } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import type { ExampleQuestion } from './examples.ts';
 import { createRouter } from '../http/openapi-app.ts';
 import { ApiError } from '../http/problem.ts';
 import { explorerFunctions } from '../spatial/functions/labels.ts';
@@ -181,8 +182,23 @@ const configRoute = createRoute({
   responses: { 200: { description: 'settings', content: { 'application/json': { schema: z.any() } } } },
 });
 
+const examplesRoute = createRoute({
+  method: 'get',
+  path: '/web/examples',
+  tags: ['web'],
+  summary: "The explorer's example questions, made from what the database holds; each answers with at least one candidate",
+  responses: {
+    200: {
+      description: 'example questions',
+      content: { 'application/json': { schema: z.object({ examples: z.array(z.object({ lang: z.enum(['en', 'zh']), question: z.string() })) }) } },
+    },
+  },
+});
+
 export interface WebDeps {
   db: Db;
+  /** The example questions (src/web/examples.ts); none when absent. */
+  examples?: () => Promise<ExampleQuestion[]>;
   /** Where MAP_TILE_* are read from; process.env by default. */
   env?: NodeJS.ProcessEnv;
 }
@@ -228,6 +244,8 @@ export function webRoutes(deps: WebDeps) {
       200,
     );
   });
+
+  router.openapi(examplesRoute, async (c) => c.json({ examples: deps.examples ? await deps.examples() : [] }, 200));
 
   router.openapi(basemapRoute, async (c) => {
     const query = c.req.valid('query');

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { DEMO_DATA } from '../../src/ingest/seed.ts';
+import { DEMO_DATA } from '../../seed/index.ts';
 
 /**
  * The Midtown demo ships in seed/; the rest of the shared real data is read from ../shared/data (never copied

@@ -1,6 +1,6 @@
 // The explorer page: asks POST /v1/ask and renders the answer, the map, the candidates, the scatter,
 // the recommended tools and workflow, a clarification prompt and the SQL.
-import { EXAMPLES, initialLang, STRINGS } from './i18n.js';
+import { initialLang, STRINGS } from './i18n.js';
 import { ExplorerMap, optionLetter } from './map.js';
 import { scatterSvg } from './scatter.js';
 import { areaLabel, escapeHtml, formatDistance, formatParameters, formatScore, questionWithChoice, rankColour, searchAreas } from './util.js';
@@ -50,10 +50,21 @@ function applyLanguage() {
   if (state.response) render(state.response, { refit: false });
 }
 
-function renderExamples() {
+// The examples come from the service (GET /web/examples): questions made from the data it holds, each
+// checked to answer.
+async function loadExamples() {
+  try {
+    const response = await fetch('/web/examples');
+    if (response.ok) renderExamples((await response.json()).examples ?? []);
+  } catch (error) {
+    console.warn(error);
+  }
+}
+
+function renderExamples(examples) {
   const list = $('examples');
   list.innerHTML = '';
-  for (const example of EXAMPLES) {
+  for (const example of examples) {
     const li = document.createElement('li');
     const button = document.createElement('button');
     button.type = 'button';
@@ -396,7 +407,7 @@ function select(index, { pan, focus } = {}) {
 // Start
 
 async function start() {
-  renderExamples();
+  void loadExamples();
   applyLanguage();
 
   $('lang-toggle').addEventListener('click', () => {

@@ -3,5 +3,4 @@
 export type Lang = 'en' | 'zh';
 export const LANGS: Lang[];
 export const STRINGS: Record<Lang, Record<string, unknown>>;
-export const EXAMPLES: { lang: Lang; question: string }[];
 export function initialLang(saved: string | null | undefined, browserLanguages: readonly string[] | null | undefined): Lang;

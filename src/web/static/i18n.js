@@ -156,17 +156,6 @@ export const STRINGS = {
 };
 
 /** Example questions, in both languages whatever the UI language (they all work on the Midtown data). */
-export const EXAMPLES = [
-  { lang: 'en', question: 'Show me cafés within 200 m of Herald Square' },
-  { lang: 'en', question: 'Restaurants in Chelsea within 300 m of the High Line' },
-  { lang: 'en', question: 'A steak dinner on my walk from Penn Station to Grand Central' },
-  { lang: 'en', question: 'Show me the banks along Third Avenue' },
-  { lang: 'en', question: 'Which cafes are near the station?' },
-  { lang: 'zh', question: '中央车站200米以内的咖啡店' },
-  { lang: 'zh', question: '麦迪逊广场公园里有哪些雕像？' },
-  { lang: 'zh', question: '离帝国大厦最近的药店是哪一家？' },
-];
-
 /** The UI language: the saved choice, else the browser's. */
 export function initialLang(saved, browserLanguages) {
   if (LANGS.includes(saved)) return saved;

@@ -1,17 +1,17 @@
 -- all pools, with query vectors
 
     WITH tagged AS MATERIALIZED (
-      SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
+      SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country'
         AND NOT (p.id = ANY($1::bigint[])) AND NOT (p.name = ANY($2::text[])) AND (p.geom && ST_MakeEnvelope($3, $4, $5, $6, 4326) OR p.geom && ST_MakeEnvelope($7, $8, $9, $10, 4326) OR p.geom && ST_MakeEnvelope($11, $12, $13, $14, 4326)) AND (p.tag_tokens && $15::text[] OR p.category = ANY($16::text[]))
       ORDER BY ST_Distance(p.geom, ST_Simplify(ST_SetSRID(ST_GeomFromGeoJSON($17), 4326), $18, true)) LIMIT $19
     ), pool AS (
-      (SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
+      (SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country'
         AND NOT (p.id = ANY($20::bigint[])) AND NOT (p.name = ANY($21::text[])) AND (p.geom && ST_MakeEnvelope($22, $23, $24, $25, 4326) OR p.geom && ST_MakeEnvelope($26, $27, $28, $29, 4326) OR p.geom && ST_MakeEnvelope($30, $31, $32, $33, 4326))
        ORDER BY ST_Distance(p.geom, ST_Simplify(ST_SetSRID(ST_GeomFromGeoJSON($34), 4326), $35, true)) LIMIT $36)
       UNION
       SELECT id FROM tagged
       UNION
-      (SELECT p.id FROM places p WHERE (SELECT count(*) FROM tagged) < $37 AND p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
+      (SELECT p.id FROM places p WHERE (SELECT count(*) FROM tagged) < $37 AND p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country'
         AND NOT (p.id = ANY($38::bigint[])) AND NOT (p.name = ANY($39::text[])) AND (p.geom && ST_MakeEnvelope($40, $41, $42, $43, 4326) OR p.geom && ST_MakeEnvelope($44, $45, $46, $47, 4326) OR p.geom && ST_MakeEnvelope($48, $49, $50, $51, 4326)) AND p.embedding_model = $52
        ORDER BY p.embedding <=> $53::vector LIMIT $54)
     ), measured AS MATERIALIZED (
@@ -31,14 +31,14 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim
+           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[901,902],["Place r1","Place r2"],-73.98268798419323,40.74796380090498,-73.97331201580677,40.754036199095026,-73.97868806505649,40.74996380090498,-73.9693119349435,40.75603619909503,-73.97468810549117,40.75196380090498,-73.96731189450882,40.757036199095026,["amenity=cafe"],["cafe"],"{\"type\":\"LineString\",\"coordinates\":[[-73.98,40.75],[-73.97,40.755]]}",0.00001,200,[901,902],["Place r1","Place r2"],-73.98268798419323,40.74796380090498,-73.97331201580677,40.754036199095026,-73.97868806505649,40.74996380090498,-73.9693119349435,40.75603619909503,-73.97468810549117,40.75196380090498,-73.96731189450882,40.757036199095026,"{\"type\":\"LineString\",\"coordinates\":[[-73.98,40.75],[-73.97,40.755]]}",0.00001,100,25,[901,902],["Place r1","Place r2"],-73.98179197116853,40.74864253393665,-73.97420802883147,40.75335746606335,-73.97779202507553,40.750642533936656,-73.97020797492446,40.75535746606335,-73.97379205203106,40.75264253393666,-73.96820794796893,40.75635746606335,"test-model","[1,0,0]",150,84234.33208031765,111195.08023353292,"{\"type\":\"LineString\",\"coordinates\":[[-6231655.8873018995,4531199.519516466],[-6230813.543981096,4531755.494917635]]}",150,"test-model","[1,0,0]","test-model","[0,1,0]",225,150,400]
 
 -- tagged pool alone, rare targets
 
     WITH tagged AS MATERIALIZED (
-      SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
+      SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country'
         AND NOT (p.id = ANY($1::bigint[])) AND NOT (p.name = ANY($2::text[])) AND (p.tag_tokens && $3::text[] OR p.category = ANY($4::text[])) AND ((p.geom && ST_MakeEnvelope($5, $6, $7, $8, 4326) OR p.geom && ST_MakeEnvelope($9, $10, $11, $12, 4326) OR p.geom && ST_MakeEnvelope($13, $14, $15, $16, 4326))) IS TRUE
       ORDER BY ST_Distance(p.geom, ST_Simplify(ST_SetSRID(ST_GeomFromGeoJSON($17), 4326), $18, true)) LIMIT $19
     ), pool AS (
@@ -60,18 +60,18 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim
+           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[901,902],["Place r1","Place r2"],["amenity=cafe"],["cafe"],-73.98268798419323,40.74796380090498,-73.97331201580677,40.754036199095026,-73.97868806505649,40.74996380090498,-73.9693119349435,40.75603619909503,-73.97468810549117,40.75196380090498,-73.96731189450882,40.757036199095026,"{\"type\":\"LineString\",\"coordinates\":[[-73.98,40.75],[-73.97,40.755]]}",0.00001,200,84234.33208031765,111195.08023353292,"{\"type\":\"LineString\",\"coordinates\":[[-6231655.8873018995,4531199.519516466],[-6230813.543981096,4531755.494917635]]}",150,"test-model","[1,0,0]","test-model","[0,1,0]",225,150,400]
 
 -- all pools, without query vectors
 
     WITH tagged AS MATERIALIZED (
-      SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
+      SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country'
         AND NOT (p.id = ANY($1::bigint[])) AND NOT (p.name = ANY($2::text[])) AND (p.geom && ST_MakeEnvelope($3, $4, $5, $6, 4326) OR p.geom && ST_MakeEnvelope($7, $8, $9, $10, 4326) OR p.geom && ST_MakeEnvelope($11, $12, $13, $14, 4326)) AND (p.tag_tokens && $15::text[] OR p.category = ANY($16::text[]))
       ORDER BY ST_Distance(p.geom, ST_Simplify(ST_SetSRID(ST_GeomFromGeoJSON($17), 4326), $18, true)) LIMIT $19
     ), pool AS (
-      (SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
+      (SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country'
         AND NOT (p.id = ANY($20::bigint[])) AND NOT (p.name = ANY($21::text[])) AND (p.geom && ST_MakeEnvelope($22, $23, $24, $25, 4326) OR p.geom && ST_MakeEnvelope($26, $27, $28, $29, 4326) OR p.geom && ST_MakeEnvelope($30, $31, $32, $33, 4326))
        ORDER BY ST_Distance(p.geom, ST_Simplify(ST_SetSRID(ST_GeomFromGeoJSON($34), 4326), $35, true)) LIMIT $36)
       UNION
@@ -94,6 +94,6 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim
+           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[901,902],["Place r1","Place r2"],-73.98268798419323,40.74796380090498,-73.97331201580677,40.754036199095026,-73.97868806505649,40.74996380090498,-73.9693119349435,40.75603619909503,-73.97468810549117,40.75196380090498,-73.96731189450882,40.757036199095026,["amenity=cafe"],["cafe"],"{\"type\":\"LineString\",\"coordinates\":[[-73.98,40.75],[-73.97,40.755]]}",0.00001,200,[901,902],["Place r1","Place r2"],-73.98268798419323,40.74796380090498,-73.97331201580677,40.754036199095026,-73.97868806505649,40.74996380090498,-73.9693119349435,40.75603619909503,-73.97468810549117,40.75196380090498,-73.96731189450882,40.757036199095026,"{\"type\":\"LineString\",\"coordinates\":[[-73.98,40.75],[-73.97,40.755]]}",0.00001,100,84234.33208031765,111195.08023353292,"{\"type\":\"LineString\",\"coordinates\":[[-6231655.8873018995,4531199.519516466],[-6230813.543981096,4531755.494917635]]}",150,225,150,400]

@@ -1,18 +1,18 @@
 -- all pools, with query vectors
 
     WITH tagged AS MATERIALIZED (
-      SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
+      SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country'
         AND NOT (p.id = ANY($1::bigint[])) AND NOT (p.name = ANY($2::text[])) AND (p.geom && ST_MakeEnvelope($3, $4, $5, $6, 4326)) AND (p.tag_tokens && $7::text[] OR p.category = ANY($8::text[]))
       ORDER BY p.geom <-> ST_SetSRID(ST_GeomFromGeoJSON($9), 4326) LIMIT $10
     ), pool AS (
-      (SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
+      (SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country'
         AND NOT (p.id = ANY($11::bigint[])) AND NOT (p.name = ANY($12::text[])) AND (p.geom && ST_MakeEnvelope($13, $14, $15, $16, 4326))
        ORDER BY p.geom <-> ST_SetSRID(ST_GeomFromGeoJSON($17), 4326) LIMIT $18)
       UNION
       SELECT id FROM tagged
       UNION
       (SELECT s.id FROM (
-         SELECT p.id, p.embedding, p.embedding_model, (p.geom && ST_MakeEnvelope($19, $20, $21, $22, 4326)) AS in_window FROM places p WHERE (SELECT count(*) FROM tagged) < $23 AND p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
+         SELECT p.id, p.embedding, p.embedding_model, (p.geom && ST_MakeEnvelope($19, $20, $21, $22, 4326)) AS in_window FROM places p WHERE (SELECT count(*) FROM tagged) < $23 AND p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country'
         AND NOT (p.id = ANY($24::bigint[])) AND NOT (p.name = ANY($25::text[]))
          ORDER BY p.geom <-> ST_SetSRID(ST_GeomFromGeoJSON($26), 4326) LIMIT $27) AS s
        WHERE s.in_window AND s.embedding_model = $28
@@ -34,14 +34,14 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim
+           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[901],["Place r1"],-73.98537597131349,40.74592760180995,-73.97462402868652,40.75407239819005,["amenity=cafe"],["cafe"],"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",200,[901],["Place r1"],-73.98537597131349,40.74592760180995,-73.97462402868652,40.75407239819005,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",100,-73.98358390770228,40.7472850678733,-73.97641609229773,40.7527149321267,25,[901],["Place r1"],"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",600,"test-model","[1,0,0]",150,84237.49922069951,111195.08023353292,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",300,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",84237.49922069951,111195.08023353292,84237.49922069951,111195.08023353292,0.7853981633974483,0.7071067811865476,"test-model","[1,0,0]","test-model","[0,1,0]",450,300,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",84237.49922069951,111195.08023353292,84237.49922069951,111195.08023353292,0.7853981633974483,0.7071067811865476,400]
 
 -- tagged pool alone, rare targets
 
     WITH tagged AS MATERIALIZED (
-      SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
+      SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country'
         AND NOT (p.id = ANY($1::bigint[])) AND NOT (p.name = ANY($2::text[])) AND (p.tag_tokens && $3::text[] OR p.category = ANY($4::text[])) AND ((p.geom && ST_MakeEnvelope($5, $6, $7, $8, 4326))) IS TRUE
       ORDER BY ST_Distance(p.geom, ST_SetSRID(ST_GeomFromGeoJSON($9), 4326)) LIMIT $10
     ), pool AS (
@@ -63,18 +63,18 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim
+           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[901],["Place r1"],["amenity=cafe"],["cafe"],-73.98537597131349,40.74592760180995,-73.97462402868652,40.75407239819005,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",200,84237.49922069951,111195.08023353292,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",300,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",84237.49922069951,111195.08023353292,84237.49922069951,111195.08023353292,0.7853981633974483,0.7071067811865476,"test-model","[1,0,0]","test-model","[0,1,0]",450,300,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",84237.49922069951,111195.08023353292,84237.49922069951,111195.08023353292,0.7853981633974483,0.7071067811865476,400]
 
 -- all pools, without query vectors
 
     WITH tagged AS MATERIALIZED (
-      SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
+      SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country'
         AND NOT (p.id = ANY($1::bigint[])) AND NOT (p.name = ANY($2::text[])) AND (p.geom && ST_MakeEnvelope($3, $4, $5, $6, 4326)) AND (p.tag_tokens && $7::text[] OR p.category = ANY($8::text[]))
       ORDER BY p.geom <-> ST_SetSRID(ST_GeomFromGeoJSON($9), 4326) LIMIT $10
     ), pool AS (
-      (SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'
+      (SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country'
         AND NOT (p.id = ANY($11::bigint[])) AND NOT (p.name = ANY($12::text[])) AND (p.geom && ST_MakeEnvelope($13, $14, $15, $16, 4326))
        ORDER BY p.geom <-> ST_SetSRID(ST_GeomFromGeoJSON($17), 4326) LIMIT $18)
       UNION
@@ -97,6 +97,6 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim
+           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[901],["Place r1"],-73.98537597131349,40.74592760180995,-73.97462402868652,40.75407239819005,["amenity=cafe"],["cafe"],"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",200,[901],["Place r1"],-73.98537597131349,40.74592760180995,-73.97462402868652,40.75407239819005,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",100,84237.49922069951,111195.08023353292,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",300,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",84237.49922069951,111195.08023353292,84237.49922069951,111195.08023353292,0.7853981633974483,0.7071067811865476,450,300,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",84237.49922069951,111195.08023353292,84237.49922069951,111195.08023353292,0.7853981633974483,0.7071067811865476,400]

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { SpatialPlanSchema, type SpatialPlan } from '../../../src/planning/plan.ts';
+import { DISTANCE_MAX_M, SpatialPlanSchema, type SpatialPlan } from '../../../src/planning/plan.ts';
 
 const base: SpatialPlan = {
   references: [
@@ -50,7 +50,7 @@ describe('SpatialPlanSchema', () => {
 
   it('bounds every number', () => {
     expect(issues({ ...base, constraints: [{ fn: 'within_distance', ref: 'r1', distanceM: 0 }] })).not.toEqual([]);
-    expect(issues({ ...base, constraints: [{ fn: 'within_distance', ref: 'r1', distanceM: 50_001 }] })).not.toEqual([]);
+    expect(issues({ ...base, constraints: [{ fn: 'within_distance', ref: 'r1', distanceM: DISTANCE_MAX_M + 1 }] })).not.toEqual([]);
     expect(issues({ ...base, constraints: [{ fn: 'within_distance', ref: 'r1', distanceM: Number.NaN }] })).not.toEqual([]);
     expect(issues({ ...base, constraints: [{ fn: 'nearest', ref: 'r1', k: 51 }] })).not.toEqual([]);
     expect(issues({ ...base, constraints: [{ fn: 'nearest', ref: 'r1', k: 1.5 }] })).not.toEqual([]);

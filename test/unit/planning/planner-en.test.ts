@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planOffline } from '../../../src/planning/offline-planner.ts';
-import { SpatialPlanSchema } from '../../../src/planning/plan.ts';
+import { DISTANCE_MAX_M, SpatialPlanSchema } from '../../../src/planning/plan.ts';
 import { constraintsOf, refOf } from './helpers.ts';
 
 /** Every plan in this file must also be a valid HTTP payload. */
@@ -55,7 +55,8 @@ describe('English distances', () => {
   });
 
   it('caps huge distances and notes unsupported minimum distances', () => {
-    expect(plan('hotels within 900 km of Old Town Square').constraints[0]).toMatchObject({ distanceM: 50_000 });
+    expect(plan('hotels within 1,900 km of Old Town Square').constraints[0]).toMatchObject({ distanceM: DISTANCE_MAX_M });
+    expect(plan('hotels within 900 km of Old Town Square').constraints[0]).toMatchObject({ distanceM: 900_000 });
     const p = plan('Show me museums more than 5 km from the Central Station');
     expect(p.notes.join(' ')).toMatch(/minimum distance is not supported/);
     expect(p.confidence).toBeLessThan(0.5);

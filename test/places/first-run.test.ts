@@ -1,0 +1,293 @@
+// The first run: a fresh start on an empty database with the default SEED (as `npm start` has it) loads the
+// seed sets of seed/ once, then answers world and Midtown questions in English and Chinese over HTTP; each
+// answer is checked against SQL on the seeded tables. The explorer's example chips answer too (Chromium).
+// The next start keeps the data as it is.
+import { existsSync } from 'node:fs';
+import { sql } from 'kysely';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import type { Db } from '../../src/db/database.ts';
+import { startService, type Service } from '../../src/service.ts';
+import { countRows, createTestDatabaseLocation, testMode, type TestDatabaseLocation } from '../helpers/database.ts';
+
+interface AskBody {
+  answer: string;
+  candidates: { id: number; name: string; category: string | null; distanceM: number }[];
+  plan: { targets: { tags: [string, string[]][]; categories: string[] } };
+  reference: { features: { geometry: unknown; properties: { placeId: number | null; name: string | null } }[] };
+  clarification?: { question: string; options: { name: string; hint: string; placeId?: number }[] };
+}
+
+const CHROMIUM = '/usr/bin/chromium';
+
+let location: TestDatabaseLocation;
+let service: Service | undefined;
+let db: Db;
+const start = async () => {
+  // The default SEED, as `npm start` has it.
+  service = await startService(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0', ...location.env }));
+  db = service.database.db;
+  return service;
+};
+
+async function askHttp(question: string): Promise<AskBody> {
+  const res = await fetch(`http://127.0.0.1:${service!.port}/v1/ask`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ question, planner: 'offline' }),
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as AskBody;
+}
+
+/** The most populous seeded city of that name in that country. */
+async function city(name: string, countryCode: string): Promise<number> {
+  const { rows } = await sql<{ id: number }>`
+    SELECT id FROM places WHERE category = 'city' AND name = ${name} AND tags->>'country_code' = ${countryCode}
+    ORDER BY (tags->>'population')::bigint DESC LIMIT 1`.execute(db);
+  return Number(rows[0]!.id);
+}
+
+/** Cities within `metres` of a place, on geography (the reference itself and its namesakes excluded, as the service does). */
+async function citiesWithin(refId: number, metres: number): Promise<Set<number>> {
+  const { rows } = await sql<{ id: number }>`
+    SELECT p.id FROM places p, places r
+    WHERE r.id = ${refId} AND p.category = 'city' AND p.id <> r.id AND p.name <> r.name AND ST_DWithin(p.geog, r.geog, ${metres})`.execute(db);
+  return new Set(rows.map((r) => Number(r.id)));
+}
+
+async function nearestCities(refId: number, k: number): Promise<number[]> {
+  const { rows } = await sql<{ id: number }>`
+    SELECT p.id FROM places p, places r
+    WHERE r.id = ${refId} AND p.category = 'city' AND p.id <> r.id AND p.name <> r.name AND ST_DWithin(p.geog, r.geog, 100000)
+    ORDER BY ST_Distance(p.geog, r.geog) LIMIT ${k}`.execute(db);
+  return rows.map((r) => Number(r.id));
+}
+
+/** Places of the asked kind (the plan's tag or category targets) within `metres` of the answer's reference geometry. */
+async function taggedWithin(body: AskBody, metres: number): Promise<Map<number, number>> {
+  const geometry = JSON.stringify(body.reference.features[0]!.geometry);
+  const tagged = sql.join(
+    [...body.plan.targets.tags.map(([key, values]) => sql`p.tags->>${key} = ANY(${values}::text[])`), sql`p.category = ANY(${body.plan.targets.categories}::text[])`],
+    sql` OR `,
+  );
+  const { rows } = await sql<{ id: number; d: number }>`
+    SELECT p.id, ST_Distance(p.geog, ST_SetSRID(ST_GeomFromGeoJSON(${geometry}), 4326)::geography) AS d FROM places p
+    WHERE p.name IS NOT NULL AND (${tagged})
+      AND ST_DWithin(p.geog, ST_SetSRID(ST_GeomFromGeoJSON(${geometry}), 4326)::geography, ${metres})`.execute(db);
+  return new Map(rows.map((r) => [Number(r.id), r.d]));
+}
+
+/** "the 5 best of 165" -> { n: 165, atLeast: false }; "of 200+" -> atLeast. Chinese: "共 165 处". */
+function tally(answer: string): { n: number; atLeast: boolean } | undefined {
+  const m = /best of (\d+)(\+?)/.exec(answer) ?? /共 (\d+)(\+?) 处/.exec(answer);
+  return m ? { n: Number(m[1]), atLeast: m[2] === '+' } : undefined;
+}
+
+/** Every candidate is one of the SQL's places, and the count said is the SQL's (or a lower bound marked "+"). */
+function expectWithin(body: AskBody, expected: Set<number>) {
+  expect(body.candidates.length).toBeGreaterThan(0);
+  for (const c of body.candidates) expect(expected.has(c.id), `${c.name} should be in the SQL result`).toBe(true);
+  const said = tally(body.answer);
+  if (expected.size > body.candidates.length) {
+    expect(said, body.answer).toBeDefined();
+    if (said!.atLeast) expect(expected.size).toBeGreaterThanOrEqual(said!.n);
+    else expect(said!.n).toBe(expected.size);
+  }
+}
+
+describe(`first run: default seed, then questions over HTTP checked against SQL (${testMode} mode)`, () => {
+  beforeAll(async () => {
+    location = await createTestDatabaseLocation();
+    await start();
+  }, 900_000);
+  afterAll(async () => {
+    await service?.shutdown();
+    await location?.drop();
+  });
+
+  it('seeds the world cities and countries, the Midtown demo and the EO catalogs from seed/', async () => {
+    const { rows } = await sql<{ source: string; n: number }>`SELECT source, count(*)::int AS n FROM places GROUP BY source`.execute(db);
+    const bySource = Object.fromEntries(rows.map((r) => [r.source, r.n]));
+    expect(bySource['geonames-cities']).toBeGreaterThan(20_000);
+    expect(bySource['natural-earth-countries']).toBeGreaterThan(200);
+    expect(bySource.osm).toBeGreaterThan(10_000);
+    expect(bySource['nyc-neighborhoods']).toBeGreaterThan(300);
+    const { rows: catalogs } = await sql<{ catalog: string; n: number }>`SELECT catalog, count(*)::int AS n FROM tools GROUP BY catalog`.execute(db);
+    expect(catalogs.length).toBeGreaterThanOrEqual(3);
+    expect(catalogs.reduce((n, c) => n + c.n, 0)).toBeGreaterThan(400);
+    const res = await fetch(`http://127.0.0.1:${service!.port}/collections/geonames-cities/items?q=lyon&limit=5`);
+    const body = (await res.json()) as { features: { properties: { name: string; description: string } }[] };
+    expect(body.features.find((f) => f.properties.name === 'Lyon')!.properties.description).toContain('France');
+  });
+
+  describe('world questions', () => {
+    it('"within 100 km of Paris": Paris, France by prominence; the cities by ST_DWithin; the count said', async () => {
+      const paris = await city('Paris', 'FR');
+      const body = await askHttp('Which cities are within 100 km of Paris?');
+      expect(body.reference.features[0]!.properties.placeId).toBe(paris);
+      expectWithin(body, await citiesWithin(paris, 100_000));
+    });
+
+    it('"cities within 200 km of Munich": the cities by ST_DWithin, "the 5 best of N" with N the SQL count', async () => {
+      const body = await askHttp('cities within 200 km of Munich');
+      const expected = await citiesWithin(await city('Munich', 'DE'), 200_000);
+      expect(expected.size).toBeGreaterThan(5);
+      expectWithin(body, expected);
+    });
+
+    it('"the 3 cities nearest to Lyon": the 3 nearest by distance', async () => {
+      const body = await askHttp('the 3 cities nearest to Lyon');
+      expect(new Set(body.candidates.map((c) => c.id))).toEqual(new Set(await nearestCities(await city('Lyon', 'FR'), 3)));
+    });
+
+    it('"离里昂最近的3个城市" (Chinese): the same 3', async () => {
+      const body = await askHttp('离里昂最近的3个城市');
+      expect(new Set(body.candidates.map((c) => c.id))).toEqual(new Set(await nearestCities(await city('Lyon', 'FR'), 3)));
+    });
+
+    it('"东京附近有哪些城市？" (Chinese): Tokyo through its gloss, the cities of its metropolitan radius', async () => {
+      const tokyo = await city('Tokyo', 'JP');
+      const body = await askHttp('东京附近有哪些城市？');
+      expect(body.reference.features[0]!.properties.placeId).toBe(tokyo);
+      expectWithin(body, await citiesWithin(tokyo, 20_000));
+    });
+
+    it('"巴黎100公里以内的城市" (Chinese): Paris, France; the cities by ST_DWithin', async () => {
+      const paris = await city('Paris', 'FR');
+      const body = await askHttp('巴黎100公里以内的城市');
+      expect(body.reference.features[0]!.properties.placeId).toBe(paris);
+      expectWithin(body, await citiesWithin(paris, 100_000));
+    });
+
+    it('"日本境内的城市" (Chinese): inside the Natural Earth outline of Japan, found by its Chinese name', async () => {
+      const body = await askHttp('日本境内的城市');
+      const { rows } = await sql<{ id: number }>`
+        SELECT p.id FROM places p, places j
+        WHERE j.source = 'natural-earth-countries' AND j.tags->>'country_code' = 'JP' AND p.category = 'city' AND ST_Intersects(p.geom, j.geom)`.execute(db);
+      expect(rows.length).toBeGreaterThan(100);
+      expectWithin(body, new Set(rows.map((r) => Number(r.id))));
+    });
+
+    it('"cities in Japan with more than a million people": inside Japan, population filter, the count said', async () => {
+      const body = await askHttp('cities in Japan with more than a million people');
+      const { rows } = await sql<{ id: number }>`
+        SELECT p.id FROM places p, places j
+        WHERE j.source = 'natural-earth-countries' AND j.tags->>'country_code' = 'JP' AND p.category = 'city'
+          AND (p.tags->>'population')::bigint > 1000000 AND ST_Intersects(p.geom, j.geom)`.execute(db);
+      expect(rows.length).toBeGreaterThan(5);
+      expectWithin(body, new Set(rows.map((r) => Number(r.id))));
+    });
+
+    it('"Paris, Texas": the context picks the Texan one; no city in the data within 20 km, said so', async () => {
+      const texas = Number((await sql<{ id: number }>`
+        SELECT id FROM places WHERE category = 'city' AND name = 'Paris' AND tags->>'admin1' = 'Texas'`.execute(db)).rows[0]!.id);
+      expect((await citiesWithin(texas, 20_000)).size).toBe(0);
+      const body = await askHttp('Which cities are within 20 km of Paris, Texas?');
+      expect(body.reference.features[0]!.properties.placeId).toBe(texas);
+      expect(body.answer).toBe('The data has no cities within 20 km of Paris, Texas.');
+      expect(body.candidates).toEqual([]);
+    });
+
+    it('"Paris, Texas" at 60 km: no city within it, said so with the closest near miss', async () => {
+      const texas = Number((await sql<{ id: number }>`
+        SELECT id FROM places WHERE category = 'city' AND name = 'Paris' AND tags->>'admin1' = 'Texas'`.execute(db)).rows[0]!.id);
+      expect((await citiesWithin(texas, 50_000)).size).toBe(0);
+      expect((await citiesWithin(texas, 75_000)).size).toBeGreaterThan(0);
+      const body = await askHttp('Which cities are within 50 km of Paris, Texas?');
+      expect(body.answer).toMatch(/^I found no cities within 50 km of Paris, Texas\. The closest: /);
+      for (const c of body.candidates) expect(c.distanceM).toBeGreaterThan(50_000);
+    });
+
+    it('a name several comparable cities carry: a clarification listing country, region and population', async () => {
+      const body = await askHttp('cities near Springfield');
+      expect(body.candidates).toEqual([]);
+      const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM places WHERE category = 'city' AND name = 'Springfield'`.execute(db);
+      expect(body.clarification!.options.length).toBe(Math.min(rows[0]!.n, 8));
+      for (const o of body.clarification!.options) expect(o.hint).toMatch(/United States — \d+ k$/);
+      expect(body.answer).toContain('Springfield (Missouri, United States — ');
+    });
+
+    it('a kind of place the world seed does not hold near a city: "the data has no"', async () => {
+      const body = await askHttp('bakeries near Lyon');
+      expect(body.plan.targets.tags.length).toBeGreaterThan(0);
+      expect((await taggedWithin(body, 5_000)).size).toBe(0);
+      expect(body.answer).toBe('The data has no bakeries near Lyon.');
+      expect(body.candidates).toEqual([]);
+    });
+  });
+
+  describe('Midtown questions (the demo of seed/nyc)', () => {
+    it('"Which cafés are within 200 m of Grand Central Terminal?": cafés by ST_DWithin, the count said', async () => {
+      const body = await askHttp('Which cafés are within 200 m of Grand Central Terminal?');
+      expect(body.reference.features[0]!.properties.name).toBe('Grand Central Terminal');
+      const expected = await taggedWithin(body, 200);
+      for (const c of body.candidates) expect(expected.has(c.id), c.name).toBe(true);
+      const said = tally(body.answer)!;
+      // Two features of one café (its node and its building) count once in the answer; the service measures
+      // on PostGIS's sphere in a local frame, this SQL on the spheroid: 1 % apart at most.
+      expect(said.n).toBeGreaterThan(body.candidates.length);
+      expect(said.n).toBeLessThanOrEqual((await taggedWithin(body, 202)).size);
+    });
+
+    it('"museums within 600 m of Bryant Park": every museum the SQL finds there', async () => {
+      const body = await askHttp('museums within 600 m of Bryant Park');
+      const expected = await taggedWithin(body, 600);
+      const { rows } = await sql<{ name: string }>`SELECT DISTINCT name FROM places WHERE id = ANY(${[...expected.keys()]}::bigint[])`.execute(db);
+      expect(rows.length).toBeLessThanOrEqual(5);
+      expect(new Set(body.candidates.map((c) => c.name))).toEqual(new Set(rows.map((r) => r.name)));
+    });
+
+    it('"帝国大厦300米以内的餐厅" (Chinese): restaurants within 300 m of the Empire State Building', async () => {
+      const body = await askHttp('帝国大厦300米以内的餐厅');
+      expect(body.reference.features[0]!.properties.name).toBe('Empire State Building');
+      const expected = await taggedWithin(body, 300);
+      expect(expected.size).toBeGreaterThan(5);
+      for (const c of body.candidates) expect(expected.has(c.id), c.name).toBe(true);
+      const said = tally(body.answer)!;
+      expect(said.n).toBeLessThanOrEqual((await taggedWithin(body, 303)).size);
+    });
+
+    it('"离中央车站最近的药店" (Chinese): the nearest pharmacy to Grand Central by distance', async () => {
+      const body = await askHttp('离中央车站最近的药店');
+      expect(body.reference.features[0]!.properties.name).toBe('Grand Central Terminal');
+      const around = [...(await taggedWithin(body, 3000))].sort((a, b) => a[1] - b[1]);
+      expect(body.candidates[0]!.distanceM).toBeCloseTo(around[0]![1], 0);
+    });
+  });
+
+  describe.skipIf(!existsSync(CHROMIUM))('explorer example chips (Chromium)', () => {
+    it('every chip made from the data answers with at least one candidate', async () => {
+      const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+      try {
+        const page = await browser.newPage({ locale: 'en-US' });
+        await page.goto(`http://127.0.0.1:${service!.port}/`);
+        await page.waitForSelector('#examples .chip', { timeout: 300_000 });
+        const chips = await page.locator('#examples .chip').allTextContents();
+        expect(chips.length).toBeGreaterThanOrEqual(4);
+        // Local questions and city questions, as the data holds both.
+        expect(chips.some((q) => /cities/.test(q))).toBe(true);
+        expect(chips.some((q) => !/cities|城市/.test(q))).toBe(true);
+        for (const [i, chip] of chips.entries()) {
+          const [response] = await Promise.all([
+            page.waitForResponse((r) => r.url().endsWith('/v1/ask') && r.request().method() === 'POST', { timeout: 120_000 }),
+            page.locator('#examples .chip').nth(i).click(),
+          ]);
+          const body = (await response.json()) as AskBody;
+          expect(body.candidates.length, chip).toBeGreaterThan(0);
+          await page.waitForSelector('#answer[data-state="answered"]', { timeout: 30_000 });
+        }
+      } finally {
+        await browser.close();
+      }
+    }, 600_000);
+  });
+
+  it('keeps the seeded data as it is on the next start', async () => {
+    const seeded = await countRows(db, 'places');
+    await service!.shutdown();
+    await start();
+    expect(await countRows(db, 'places')).toBe(seeded);
+  }, 600_000);
+});
