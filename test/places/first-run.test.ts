@@ -219,8 +219,8 @@ describe(`first run: default seed, then questions over HTTP checked against SQL 
   });
 
   describe('Midtown questions (the demo of seed/nyc)', () => {
-    it('"Which cafés are within 200 m of Grand Central Terminal?": cafés by ST_DWithin, the count said', async () => {
-      const body = await askHttp('Which cafés are within 200 m of Grand Central Terminal?');
+    it('"cafés no more than 200 metres from Grand Central Terminal": cafés by ST_DWithin, the count said', async () => {
+      const body = await askHttp('cafés no more than 200 metres from Grand Central Terminal');
       expect(body.reference.features[0]!.properties.name).toBe('Grand Central Terminal');
       const expected = await taggedWithin(body, 200);
       for (const c of body.candidates) expect(expected.has(c.id), c.name).toBe(true);
