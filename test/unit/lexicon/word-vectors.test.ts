@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createWordVectors, wordVectors } from '../../../src/lexicon/word-vectors.ts';
 
-describe('word vectors (GloVe table shipped in src/lexicon/data)', () => {
+describe('word vectors (GloVe table shipped in seed/lexicon)', () => {
   const wv = wordVectors();
 
   it('holds everyday words and the rarer words of the shipped catalogs', () => {
