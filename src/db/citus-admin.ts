@@ -7,23 +7,13 @@
  * connected, and a template in use cannot be copied): the same database is created on every worker, the
  * extension on every node, the nodes registered, and tables that migrations already created distributed.
  */
-import pg from 'pg';
 import { distributeTables } from './citus.ts';
 import { openDatabase } from './database.ts';
+import { withPgClient } from './pg-client.ts';
 
 export interface CitusNode {
   host: string;
   port: number;
-}
-
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
 
 /** The admin login's URL for a node and a database. */
@@ -43,7 +33,7 @@ function coordinatorOf(serverUrl: string): CitusNode {
 /** The workers registered in the database of `serverUrl` (scripts/setup-citus.sh registered them in the service's database). */
 export async function citusWorkers(adminUrl: string, serverUrl: string): Promise<CitusNode[]> {
   const database = new URL(serverUrl).pathname.slice(1);
-  return withClient(urlOf(adminUrl, coordinatorOf(serverUrl), database), async (client) => {
+  return withPgClient(urlOf(adminUrl, coordinatorOf(serverUrl), database), async (client) => {
     const { rows } = await client.query<{ nodename: string; nodeport: number }>(
       `SELECT nodename, nodeport FROM pg_dist_node WHERE groupid <> 0 AND noderole = 'primary' ORDER BY nodeport`,
     );
@@ -61,10 +51,10 @@ export async function prepareCitusDatabase(adminUrl: string, serverUrl: string, 
   const owner = decodeURIComponent(new URL(serverUrl).username);
   const workers = await citusWorkers(adminUrl, serverUrl);
   for (const worker of workers) {
-    await withClient(urlOf(adminUrl, worker, 'postgres'), (c) => c.query(`CREATE DATABASE ${name} OWNER ${owner} TEMPLATE ${workerTemplate}`));
-    await withClient(urlOf(adminUrl, worker, name), (c) => c.query('CREATE EXTENSION citus'));
+    await withPgClient(urlOf(adminUrl, worker, 'postgres'), (c) => c.query(`CREATE DATABASE ${name} OWNER ${owner} TEMPLATE ${workerTemplate}`));
+    await withPgClient(urlOf(adminUrl, worker, name), (c) => c.query('CREATE EXTENSION citus'));
   }
-  await withClient(urlOf(adminUrl, coordinator, name), async (c) => {
+  await withPgClient(urlOf(adminUrl, coordinator, name), async (c) => {
     await c.query('CREATE EXTENSION citus');
     await c.query('SELECT citus_set_coordinator_host($1, $2)', [coordinator.host, coordinator.port]);
     for (const worker of workers) await c.query('SELECT citus_add_node($1, $2)', [worker.host, worker.port]);
@@ -86,6 +76,6 @@ export async function prepareCitusDatabase(adminUrl: string, serverUrl: string, 
 /** Drops `name` on the coordinator and the workers (as the superuser: Citus's maintenance daemon is connected to it). */
 export async function dropCitusDatabase(adminUrl: string, serverUrl: string, name: string): Promise<void> {
   for (const node of [coordinatorOf(serverUrl), ...(await citusWorkers(adminUrl, serverUrl))]) {
-    await withClient(urlOf(adminUrl, node, 'postgres'), (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    await withPgClient(urlOf(adminUrl, node, 'postgres'), (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
   }
 }

@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
+import { withPgClient } from '../../src/db/pg-client.ts';
 import { inject } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
@@ -45,10 +45,10 @@ export async function createTestDatabaseLocation(fixture: Fixture = 'empty', opt
 
 async function createServerDatabase(url: string, template: string, citus: boolean): Promise<TestDatabaseLocation> {
   const name = `srag_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  await withAdminClient(url, (client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
+  await withPgClient(url, (client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
   const drop = async () => {
     if (citus) await dropCitusDatabase(url, name);
-    else await withAdminClient(url, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    else await withPgClient(url, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
   };
   if (citus) {
     try {
@@ -61,16 +61,6 @@ async function createServerDatabase(url: string, template: string, citus: boolea
   const testUrl = new URL(url);
   testUrl.pathname = `/${name}`;
   return { env: { DATABASE_URL: testUrl.toString() }, drop };
-}
-
-async function withAdminClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
 
 export interface TestDatabase extends DatabaseHandle {
