@@ -27,7 +27,9 @@ const questions: DevQuestion[] = existsSync(DEV_FILE)
       .map((l) => JSON.parse(l) as DevQuestion)
   : [];
 
-describe.skipIf(questions.length === 0)('offline planner on the project\'s own questions', () => {
+describe.skipIf(questions.length === 0)(
+  `offline planner on the project's own questions${questions.length ? '' : ` (skipped: ${DEV_FILE} is missing)`}`,
+  () => {
   it('extracts a place and a kind of place from every question (printed for review)', () => {
     const rows: string[] = [];
     let sameRelation = 0;
@@ -60,4 +62,5 @@ describe.skipIf(questions.length === 0)('offline planner on the project\'s own q
     expect(targeted / questions.length).toBeGreaterThanOrEqual(0.9);
     console.log(`${rows.join('\n')}\n\nfirst constraint has the annotated relation: ${sameRelation}/${questions.length}; same distance/k: ${sameValue}/${questions.length}`);
   });
-});
+  },
+);
