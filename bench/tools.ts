@@ -13,12 +13,12 @@ import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createOfflineEmbedderWithLexicons } from '../src/embedding/configured.ts';
 import { catalogSnapshot } from '../src/tools/catalog-cache.ts';
-import { loadCheckQueries } from '../src/tools/check.ts';
-import { eoConceptEntries, knowledgeGraph } from '../src/tools/knowledge.ts';
+import { loadCheckQueries } from '../eval/tool-check.ts';
+import { eoConceptEntries, knowledgeGraph } from '../src/tools/knowledge/index.ts';
 import { importToolCatalogs, importTools, loadBuiltinTools } from '../src/tools/registry.ts';
 import { countTools } from '../src/tools/repository.ts';
 import type { ToolRecord } from '../src/tools/schema.ts';
-import { searchTools } from '../src/tools/search.ts';
+import { searchTools } from '../src/tools/search/index.ts';
 import { deriveToolMetadata } from '../src/tools/tool.ts';
 
 export interface ToolBenchOptions {

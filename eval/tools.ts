@@ -19,7 +19,7 @@ import { createApp } from '../src/http/app.ts';
 import { IN_PROCESS_SECURITY } from '../src/http/security.ts';
 import { createLogger } from '../src/log.ts';
 import { importToolCatalogs, loadBuiltinTools } from '../src/tools/registry.ts';
-import { searchBm25Baseline, searchDenseBaseline } from '../src/tools/search.ts';
+import { searchBm25Baseline, searchDenseBaseline } from './tool-baselines.ts';
 
 export interface EvalContext {
   data_source?: string;

@@ -29,7 +29,7 @@ function codeHash(): string {
     }
   };
   for (const dir of ['migrations', 'src/db', 'src/ingest', 'src/embedding', 'src/lexicon', 'src/tools/catalog']) walk(resolve(dir));
-  hash.update(readFileSync(resolve('src/tools/knowledge.ts')));
+  hash.update(readFileSync(resolve('src/tools/knowledge/index.ts')));
   return hash.digest('hex').slice(0, 16);
 }
 

@@ -5,8 +5,8 @@ import { createRouter } from '../http/openapi-app.ts';
 import type { Logger } from '../log.ts';
 import type { LlmPlanner } from '../planning/llm-planner.ts';
 import type { LlmReranker } from '../ranking/llm-rerank.ts';
-import { asksForProcessing } from '../tools/request.ts';
-import { searchTools } from '../tools/search.ts';
+import { asksForProcessing } from '../tools/request/index.ts';
+import { searchTools } from '../tools/search/index.ts';
 import { ask } from './ask.ts';
 
 /** Tools beside an answer: a few, like the first screen of /v1/tools/search. */

@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import { poiConcepts } from '../lexicon/poi-concepts.ts';
-import { eoConcepts } from '../tools/knowledge.ts';
+import { eoConcepts } from '../tools/knowledge/index.ts';
 import type { Embedder } from './embedder.ts';
 import { createEmbedder } from './index.ts';
 import { createOfflineEmbedder } from './offline-embedder.ts';

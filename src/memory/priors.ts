@@ -10,7 +10,7 @@ import type { Db } from '../db/database.ts';
 import { stem } from '../embedding/text.ts';
 import { lexicalTerms } from '../tools/lexical.ts';
 import { contentWords, dot, senseVector } from '../tools/word-sense.ts';
-import type { ParsedRequest } from '../tools/request.ts';
+import type { ParsedRequest } from '../tools/request/index.ts';
 import { reliability } from './types.ts';
 
 export const MEMORY_WEIGHTS = {
@@ -223,7 +223,7 @@ export async function memoryPriors(db: Db, parsed: Pick<ParsedRequest, 'query' |
   };
 }
 
-/** A ranked candidate the priors may rescore (search.ts's `Scored`). */
+/** A ranked candidate the priors may rescore (tools/search's `Scored`). */
 export interface Rankable extends PriorTarget {
   notes: string[];
 }

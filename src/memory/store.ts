@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { catalogSnapshot } from '../tools/catalog-cache.ts';
-import { parseToolRequest } from '../tools/request.ts';
+import { parseToolRequest } from '../tools/request/index.ts';
 import { distillRun, rebuildSop, type MemoryOptions } from './distill.ts';
 import { fingerprintOf, gateRun, requestContextOf } from './gate.ts';
 import { reliability, type RunInput } from './types.ts';

@@ -16,7 +16,7 @@ import {
   knowledgeGraph,
   matchForms,
   type EoConcept,
-} from './knowledge.ts';
+} from './knowledge/index.ts';
 import type { ToolPort, ToolRecord } from './schema.ts';
 
 /** What the text needs to know about a linked tool. */

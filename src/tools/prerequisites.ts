@@ -16,7 +16,7 @@ import {
   productSatisfies,
   resolveDataSources,
   type LevelInfo,
-} from './knowledge.ts';
+} from './knowledge/index.ts';
 import type { ToolRecord } from './schema.ts';
 
 export interface RequestContext {

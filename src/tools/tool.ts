@@ -14,7 +14,7 @@ import {
   resolveDataSources,
   sensorByDataSource,
   type FormMatch,
-} from './knowledge.ts';
+} from './knowledge/index.ts';
 import { ToolRecordSchema, type ToolPort, type ToolRecord, type ToolRecordInput } from './schema.ts';
 
 export {

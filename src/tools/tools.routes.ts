@@ -13,8 +13,8 @@ import { ToolImportError } from './importers/import-error.ts';
 import { deleteTool, importTools, parseToolRecords, registerTool, ToolConflictError, updateTool } from './registry.ts';
 import { getToolRow, listToolRows } from './repository.ts';
 import { PortTypeSchema, TemporalSchema, SNAKE_CASE } from './schema.ts';
-import { parseToolRequest } from './request.ts';
-import { planWorkflow, searchTools, summarise } from './search.ts';
+import { parseToolRequest } from './request/index.ts';
+import { planWorkflow, searchTools, summarise } from './search/index.ts';
 import { checkWorkflow } from './workflow.ts';
 import type { MinimalToolInput } from './tool.ts';
 
@@ -97,7 +97,7 @@ const searchBody = z
     k: z.number().int().min(1).max(50).optional(),
     context: contextSchema.optional(),
     catalogs: z.array(z.string().min(1).max(100)).max(20).optional(),
-    /** Scoring weights for experiments (defaults documented in src/tools/search.ts). */
+    /** Scoring weights for experiments (defaults documented in src/tools/search/rank.ts). */
     weights: z
       .strictObject({
         alpha: z.number().min(0).max(10).optional(),

@@ -5,9 +5,9 @@
  * graph nor the catalog text contain. Two general uses of the vectors, both weighted below what is listed:
  *
  * - concepts: a request word no form of the graph uses is read as the task or object concept whose form is
- *   closest, when that closeness passes a threshold and stands out from the next concept (request.ts);
+ *   closest, when that closeness passes a threshold and stands out from the next concept (request/facts.ts);
  * - query expansion: a request word the catalog does not contain is joined to the catalog's own words
- *   whose vectors are close enough, as extra BM25 terms weighted by closeness (search.ts).
+ *   whose vectors are close enough, as extra BM25 terms weighted by closeness (search/rank.ts).
  *
  * GloVe vectors share a common direction (frequent words are all somewhat alike); it is removed (the mean
  * vector of the frequent words is subtracted) before comparing, which makes unrelated words score near 0.
@@ -21,7 +21,7 @@ import { wordVectors, type WordVectors } from '../lexicon/word-vectors.ts';
 import { lexicalFields } from './capability.ts';
 import type { CatalogSnapshot } from './catalog-cache.ts';
 import type { LexicalIndex, WeightedTerm } from './lexical.ts';
-import { knowledgeGraph } from './knowledge.ts';
+import { knowledgeGraph } from './knowledge/index.ts';
 
 const DIMENSIONS = 100;
 /** Words ranked above this in general-English frequency are the ones whose mean is the common direction. */

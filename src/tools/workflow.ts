@@ -13,7 +13,7 @@ import {
   isGenericProduct,
   productInfo,
   productSatisfies,
-} from './knowledge.ts';
+} from './knowledge/index.ts';
 import { contextState, prerequisiteStatus, type ContextState, type RequestContext } from './prerequisites.ts';
 import type { ToolPort, ToolRecord } from './schema.ts';
 

@@ -4,7 +4,7 @@ import { createOfflineEmbedderWithLexicons } from '../../src/embedding/configure
 import { createApp } from '../../src/http/app.ts';
 import type { AppEnv } from '../../src/http/openapi-app.ts';
 import { createLogger } from '../../src/log.ts';
-import { loadCheckQueries, runToolCheck } from '../../src/tools/check.ts';
+import { loadCheckQueries, runToolCheck } from '../../eval/tool-check.ts';
 import { importToolCatalogs, loadBuiltinTools, reembedTools, type CatalogImportReport } from '../../src/tools/registry.ts';
 import { countRows, openTestDatabase, testMode, type TestDatabase } from '../helpers/database.ts';
 import { hasOpenEO, hasSpectral, OPENEO_DIR, skipMessage, SPECTRAL_DIR } from '../unit/tools/data-dir.ts';

@@ -18,7 +18,7 @@ import {
   type EvalLine,
   type SearchAnswer,
 } from '../../eval/tools.ts';
-import { checkDrops, type CheckReport } from '../../src/tools/check.ts';
+import { checkDrops, type CheckReport } from '../../eval/tool-check.ts';
 
 const log2 = Math.log2;
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { meaningSimilarity, textSimilarity } from '../../src/memory/priors.ts';
-import { inSetting, parseToolRequest } from '../../src/tools/request.ts';
-import { normalizeForMatch } from '../../src/tools/knowledge.ts';
+import { inSetting, parseToolRequest } from '../../src/tools/request/index.ts';
+import { normalizeForMatch } from '../../src/tools/knowledge/index.ts';
 import { WORD_SENSE, conceptCloseness, conceptsOfWords, informationOf } from '../../src/tools/word-sense.ts';
 
 describe('words no lexicon lists, read by word vectors', () => {

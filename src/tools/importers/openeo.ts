@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
-import { bandRoleFor, conceptInfo, functionInfo, matchForms, productAncestors } from '../knowledge.ts';
+import { bandRoleFor, conceptInfo, functionInfo, matchForms, productAncestors } from '../knowledge/index.ts';
 import { ToolRecordSchema, type ToolPort, type ToolRecord } from '../schema.ts';
 import { readJsonFile, ToolImportError } from './import-error.ts';
 

@@ -17,7 +17,7 @@ import {
   sensorBandFor,
   sensorsWithBands,
   type SensorInfo,
-} from '../knowledge.ts';
+} from '../knowledge/index.ts';
 import { ToolRecordSchema, type ToolPort, type ToolRecord } from '../schema.ts';
 import { readJsonFile, ToolImportError } from './import-error.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadDomainCatalog } from '../../../src/tools/catalog/domain.ts';
-import { functionInfo, isKnownCapabilityName, productInfo, sensorByDataSource, bandRoleFor } from '../../../src/tools/knowledge.ts';
+import { functionInfo, isKnownCapabilityName, productInfo, sensorByDataSource, bandRoleFor } from '../../../src/tools/knowledge/index.ts';
 import { productsCompatible } from '../../../src/tools/tool.ts';
 
 const REQUIRED_IDS = [

@@ -17,7 +17,7 @@ import {
   productSatisfies,
   resolveDataSources,
   sensorsWithBands,
-} from '../../../src/tools/knowledge.ts';
+} from '../../../src/tools/knowledge/index.ts';
 import { loadDomainCatalog } from '../../../src/tools/catalog/domain.ts';
 
 const domainIds = new Set(loadDomainCatalog().map((t) => t.id));

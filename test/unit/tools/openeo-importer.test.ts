@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ToolImportError } from '../../../src/tools/importers/import-error.ts';
 import { importOpenEOProcesses } from '../../../src/tools/importers/openeo.ts';
-import { isKnownCapabilityName, functionInfo } from '../../../src/tools/knowledge.ts';
+import { isKnownCapabilityName, functionInfo } from '../../../src/tools/knowledge/index.ts';
 import { hasOpenEO, OPENEO_DIR, skipMessage } from './data-dir.ts';
 
 const minimalProcess = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksForProcessing, parseLevel, parseTemporal, parseToolRequest, splitClauses, withoutRelativeTime, withoutYesNoQuestions } from '../../../src/tools/request.ts';
+import { asksForProcessing, parseLevel, parseTemporal, parseToolRequest, splitClauses, withoutRelativeTime, withoutYesNoQuestions } from '../../../src/tools/request/index.ts';
 import { lexicalTerms, buildLexicalIndex, docTerms, topLexical, queryTerms, relatedTerms, sameFamily } from '../../../src/tools/lexical.ts';
 
 describe('request channel: slots', () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { importSpectralIndices } from '../../../src/tools/importers/spectral-indices.ts';
 import { ToolImportError } from '../../../src/tools/importers/import-error.ts';
-import { bandRoleFor, functionInfo, productInfo } from '../../../src/tools/knowledge.ts';
+import { bandRoleFor, functionInfo, productInfo } from '../../../src/tools/knowledge/index.ts';
 import { hasSpectral, skipMessage, SPECTRAL_DIR } from './data-dir.ts';
 
 describe('spectral-indices importer (inline input)', () => {

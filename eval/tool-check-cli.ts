@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { checkDrops, loadCheckQueries, runToolCheck, type CheckReport, DEFAULT_CHECK_QUERIES } from '../tools/check.ts';
-import { countTools } from '../tools/repository.ts';
-import { runCommand } from './context.ts';
+import { checkDrops, loadCheckQueries, runToolCheck, type CheckReport, DEFAULT_CHECK_QUERIES } from './tool-check.ts';
+import { countTools } from '../src/tools/repository.ts';
+import { runCommand } from '../src/cli/context.ts';
 
 const usage = `usage: npm run tools:check [-- --queries FILE] [--file .data/tools-check.json] [--accept]
   Re-runs the standard tool queries and compares with the last stored result.

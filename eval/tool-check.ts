@@ -1,14 +1,14 @@
 /**
- * Drift monitor: re-runs a stored set of standard queries (check-queries.json) against the registry and
+ * Drift monitor: re-runs a stored set of standard queries (sets/tool-check-queries.json) against the registry and
  * compares with the last stored result. Registrations, catalog imports, knowledge-graph edits or weight
  * changes that make a standard query worse are reported as drops.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import type { Db } from '../db/database.ts';
-import type { Embedder } from '../embedding/embedder.ts';
-import { countTools } from './repository.ts';
-import { searchTools } from './search.ts';
+import type { Db } from '../src/db/database.ts';
+import type { Embedder } from '../src/embedding/embedder.ts';
+import { countTools } from '../src/tools/repository.ts';
+import { searchTools } from '../src/tools/search/index.ts';
 
 const QueryFileSchema = z.object({
   about: z.string().optional(),
@@ -25,7 +25,7 @@ const QueryFileSchema = z.object({
 
 export type CheckQuery = z.infer<typeof QueryFileSchema>['queries'][number];
 
-export const DEFAULT_CHECK_QUERIES = new URL('./check-queries.json', import.meta.url);
+export const DEFAULT_CHECK_QUERIES = new URL('./sets/tool-check-queries.json', import.meta.url);
 
 export function loadCheckQueries(path: string | URL = DEFAULT_CHECK_QUERIES): CheckQuery[] {
   return QueryFileSchema.parse(JSON.parse(readFileSync(path, 'utf8'))).queries;

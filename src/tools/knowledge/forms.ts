@@ -1,0 +1,153 @@
+/**
+ * Surface forms of the knowledge graph found in texts, and the request context's free-form item names
+ * mapped to graph names.
+ */
+import { idx, knowledgeGraph, productSatisfies } from './graph.ts';
+import { normalizeForMatch } from './normalize.ts';
+
+export type FormKind = 'concept' | 'function' | 'product' | 'capability' | 'sensor' | 'family' | 'band';
+
+export interface FormMatch {
+  kind: FormKind;
+  /** Ids carrying the form (several when a form is listed under more than one entry). */
+  ids: string[];
+  form: string;
+  start: number;
+  end: number;
+}
+
+interface CompiledKind {
+  /** Latin-script forms, whole words, longest first. */
+  words?: RegExp;
+  /** Forms containing Han characters, substrings, longest first. */
+  chars?: RegExp;
+  byForm: Map<string, string[]>;
+}
+
+const HAN = /\p{Script=Han}/u;
+const WORD_CHAR = '[\\p{Script=Latin}\\p{Script=Greek}\\p{Script=Cyrillic}\\p{N}]';
+let compiled: Map<FormKind, CompiledKind> | undefined;
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function compileKind(entries: { id: string; forms: string[] }[]): CompiledKind {
+  const byForm = new Map<string, string[]>();
+  for (const e of entries) {
+    for (const raw of e.forms) {
+      const form = normalizeForMatch(raw).trim();
+      if (!form) continue;
+      const ids = byForm.get(form) ?? [];
+      if (!ids.includes(e.id)) ids.push(e.id);
+      byForm.set(form, ids);
+    }
+  }
+  const all = [...byForm.keys()].sort((a, b) => b.length - a.length);
+  const words = all.filter((f) => !HAN.test(f));
+  const chars = all.filter((f) => HAN.test(f));
+  return {
+    // A regex alternation tries alternatives in order, so longest-first gives leftmost-longest matches.
+    // An optional plural ending lets "buildings" match "building" without stemming every form.
+    // Word boundaries are alphabetic-script letters and digits only: in Chinese text a Latin form sits
+    // directly against Han characters ("计算NDVI"), which must not hide it.
+    words: words.length
+      ? new RegExp(`(?<!${WORD_CHAR})(?:${words.map(escapeRe).join('|')})(?:s|es)?(?!${WORD_CHAR})`, 'gu')
+      : undefined,
+    chars: chars.length ? new RegExp(chars.map(escapeRe).join('|'), 'gu') : undefined,
+    byForm,
+  };
+}
+
+function compiledKinds(): Map<FormKind, CompiledKind> {
+  if (compiled) return compiled;
+  const g = knowledgeGraph();
+  const both = (x: { en: string[]; zh: string[] }) => [...x.en, ...x.zh];
+  compiled = new Map<FormKind, CompiledKind>([
+    ['concept', compileKind(g.concepts.map((c) => ({ id: c.id, forms: both(c) })))],
+    ['function', compileKind(g.functions.map((f) => ({ id: f.id, forms: both(f) })))],
+    ['product', compileKind(g.products.map((p) => ({ id: p.id, forms: both(p) })))],
+    ['capability', compileKind(g.capabilities.map((c) => ({ id: c.id, forms: both(c) })))],
+    ['sensor', compileKind(g.sensors.map((s) => ({ id: s.dataSource, forms: [...both(s), s.dataSource] })))],
+    ['family', compileKind(g.families.map((f) => ({ id: f.id, forms: both(f) })))],
+    ['band', compileKind(g.bandRoles.map((b) => ({ id: b.id, forms: both(b) })))],
+  ]);
+  return compiled;
+}
+
+function lookupForm(byForm: Map<string, string[]>, text: string): [string, string[]] | undefined {
+  for (const candidate of [text, text.replace(/es$/, ''), text.replace(/s$/, '')]) {
+    const ids = byForm.get(candidate);
+    if (ids) return [candidate, ids];
+  }
+  return undefined;
+}
+
+/**
+ * Surface forms of the graph found in a text, per kind, leftmost-longest and non-overlapping within a
+ * kind (a product and a concept may cover the same words). Offsets refer to the normalised text.
+ */
+export function matchForms(text: string, kinds?: readonly FormKind[]): FormMatch[] {
+  const norm = normalizeForMatch(text);
+  const out: FormMatch[] = [];
+  for (const [kind, c] of compiledKinds()) {
+    if (kinds && !kinds.includes(kind)) continue;
+    for (const re of [c.words, c.chars]) {
+      if (!re) continue;
+      for (const m of norm.matchAll(re)) {
+        const hit = lookupForm(c.byForm, m[0]);
+        if (hit) out.push({ kind, ids: hit[1], form: hit[0], start: m.index, end: m.index + m[0].length });
+      }
+    }
+  }
+  return out.sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Request context
+
+/** Suffixes that only tell two items of the same kind apart (`_t1`, `_2020`, `_pre`, `_a`). */
+const DATE_SUFFIX = /(?:_(?:t\d+|\d{1,4}|pre|post|before|after|old|new|early|late|first|second|start|end|ref|reference|a|b))+$/;
+
+const IMAGE_WORDS = new Set(['image', 'images', 'scene', 'scenes', 'img', 'raster', 'tile', 'tiles', 'imagery', 'data']);
+
+/**
+ * Maps the free-form ids a client lists as `available` (`landcover_map_t1`, `scene_2020`, `sigma0_db`,
+ * `coregistered_pair`) to graph names (products and capabilities). Two items of the same product make a
+ * pair: two images are an `image_pair` (not yet co-registered), two land-cover maps are still
+ * `landcover_map`. Unrecognised items are returned unchanged so that exact tool-id matches still work.
+ */
+export function normalizeAvailable(items: readonly string[] | undefined): string[] {
+  if (!items) return [];
+  const i = idx();
+  const out = new Set<string>();
+  const counts = new Map<string, number>();
+  for (const raw of items) {
+    const key = normalizeForMatch(raw).trim().replace(/[\s-]+/g, '_');
+    if (!key) continue;
+    const stripped = key.replace(DATE_SUFFIX, '') || key;
+    let found: string | undefined;
+    for (const cand of [key, stripped]) {
+      if (i.products.has(cand) || i.capabilities.has(cand)) {
+        found = cand;
+        break;
+      }
+      if (IMAGE_WORDS.has(cand)) {
+        found = 'image';
+        break;
+      }
+    }
+    if (!found) {
+      const hits = matchForms(stripped.replace(/_/g, ' '), ['product', 'capability']);
+      const best = hits.sort((a, b) => b.end - b.start - (a.end - a.start))[0];
+      found = best?.ids[0];
+    }
+    const name = found ?? key;
+    out.add(name);
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  for (const [name, n] of counts) {
+    if (n >= 2 && productSatisfies(name, 'image')) out.add('image_pair');
+  }
+  return [...out];
+}

@@ -1,0 +1,138 @@
+/**
+ * Clause splitting: sentence ends, list markers and sequence words ("then", 先…再…最后) make steps; the
+ * clauses that each ask for a step become the sub-tasks of a multi-step request.
+ */
+import { normalizeForMatch } from '../knowledge/index.ts';
+import { textFacts, type TextFacts } from './facts.ts';
+import type { SubTask } from './types.ts';
+import { HAN } from './wording.ts';
+
+/** Imperative verbs of EO processing: a clause starting with one asks for a step. */
+const STEP_VERBS = new Set(
+  (
+    'compute calculate derive estimate map extract detect classify mask filter load save export apply run build create ' +
+    'generate produce aggregate resample align stack merge fuse register coregister co-register orthorectify ' +
+    'calibrate speckle-filter terrain-correct threshold compare convert subset clip crop reduce fit mosaic pansharpen ' +
+    'pan-sharpen super-resolve smooth fill count summarize summarise quantify measure monitor identify delineate ' +
+    'segment correct remove reproject composite interpolate train predict assess track perform do make write ' +
+    'download upload retrieve despeckle geocode normalize normalise difference differentiate sample buffer ' +
+    'overlay intersect rasterize rasterise vectorize vectorise polygonize polygonise'
+  ).split(' '),
+);
+
+const ZH_STEP_VERBS = /^(?:计算|提取|统计|生成|制作|进行|做|估算|反演|检测|识别|分类|裁剪|镶嵌|融合|配准|校正|导出|保存|加载|掩膜|去除|合成|聚合|重采样|滤波|求|得到|绘制|输出)/;
+
+/**
+ * Splits at sentence ends, semicolons, line breaks, list markers ("1.", "2)", "-", "•", "①") and sequence
+ * words ("then"); commas and "and" only before a verb.
+ */
+const LIST_MARKERS = /\s*(?:\n+\s*(?:[-*•]\s+)?|(?:^|\s)(?:\(?\d{1,2}[.)）]|[①-⑩]|[（(]\d{1,2}[)）])\s+|\s[•]\s+|[①-⑩])\s*/u;
+const SEQUENCE_WORDS_EN = /\s*,?\s*\b(?:and then|then|followed by|afterwards|after that|finally|next)\b\s*/;
+const SEQUENCE_WORDS_ZH = /，?(?:然后|接着|之后|随后|最后|再)/u;
+
+/**
+ * The user laid the work out as steps: a numbered or bulleted list, or sequence words ("then", "finally",
+ * 先…再…最后). Each item is then a step in its own right, even one the knowledge graph reads nothing in.
+ */
+export function isExplicitSequence(query: string): boolean {
+  return query.trim().split(LIST_MARKERS).filter(Boolean).length >= 2 || SEQUENCE_WORDS_EN.test(query) || SEQUENCE_WORDS_ZH.test(query);
+}
+
+export function splitClauses(query: string): string[] {
+  const hard = query
+    .split(LIST_MARKERS)
+    .flatMap((part) =>
+      part.split(
+        new RegExp(
+          `(?:[;；。!?！？]\\s*|\\.\\s+(?=[A-Z\\p{Script=Han}])|${SEQUENCE_WORDS_EN.source}|${SEQUENCE_WORDS_ZH.source}|，并且?|，再|并且?(?=(?:计算|提取|统计|生成|制作|估算|反演|检测|识别|分类|裁剪|镶嵌|融合|配准|校正|导出|保存|绘制|输出)))`,
+          'u',
+        ),
+      ),
+    )
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const out: string[] = [];
+  for (const part of hard) {
+    const soft = part.split(/(\s*,\s*|\s+and\s+|\s*&\s*|，)/u);
+    let current = soft[0] ?? '';
+    for (let i = 1; i < soft.length; i += 2) {
+      const next = soft[i + 1] ?? '';
+      const first = normalizeForMatch(next).trim().split(/\s+/)[0] ?? '';
+      if (STEP_VERBS.has(first) || ZH_STEP_VERBS.test(next.trim())) {
+        out.push(current.trim());
+        current = next;
+      } else {
+        current += soft[i]! + next;
+      }
+    }
+    if (current.trim()) out.push(current.trim());
+  }
+  return out.filter((s) => /[\p{L}\p{N}]/u.test(s));
+}
+
+/** Words of a clause (a Han character counts as half a word). */
+function lexicalWordCount(clause: string): number {
+  const words = clause.match(/[\p{L}\p{N}][\p{L}\p{N}'-]*/gu) ?? [];
+  return words.reduce((n, w) => n + (HAN.test(w) ? Math.max(1, Math.floor(w.length / 2)) : 1), 0);
+}
+
+function hasTaskEvidence(facts: TextFacts, clause: string): boolean {
+  if (facts.concepts.some((c) => !c.negated && (c.kind === 'task' || c.kind === 'object'))) return true;
+  if (facts.taskTypes.length > 0 && facts.concepts.every((c) => !c.negated)) return true;
+  const first = normalizeForMatch(clause).trim().split(/\s+/)[0] ?? '';
+  return STEP_VERBS.has(first) || ZH_STEP_VERBS.test(clause.trim());
+}
+
+function mainConcept(facts: TextFacts): string | undefined {
+  return [...facts.concepts].filter((c) => !c.negated && c.kind !== 'modifier' && c.kind !== 'modality').sort((a, b) => b.weight - a.weight)[0]?.id;
+}
+
+/**
+ * Clauses that each ask for a step. A clause without task evidence ("a DEM", "they have not been
+ * co-registered yet") is context for its neighbour, and consecutive clauses about the same concept
+ * ("detect aircraft … and return bounding boxes") are one step.
+ */
+export function subTasksOf(query: string, sharedWords: string): SubTask[] {
+  const clauses = splitClauses(query);
+  if (clauses.length < 2) return [];
+  const explicit = isExplicitSequence(query);
+  const steps: { text: string; facts: TextFacts }[] = [];
+  for (const clause of clauses) {
+    const facts = textFacts(clause);
+    const previous = steps[steps.length - 1];
+    // A list item of a few words is a step whatever the graph reads in it; a one-word item ("Plan:") is not.
+    const listedStep = explicit && lexicalWordCount(clause) >= 2;
+    if (!hasTaskEvidence(facts, clause) && !listedStep) {
+      if (previous && !/^(?:they|it|these|those|the (?:data|images?|scenes?))\b/i.test(clause)) {
+        previous.text = `${previous.text}, ${clause}`;
+        previous.facts = textFacts(previous.text);
+      }
+      continue;
+    }
+    const concept = mainConcept(facts);
+    if (previous && concept && concept === mainConcept(previous.facts)) {
+      previous.text = `${previous.text}, ${clause}`;
+      previous.facts = textFacts(previous.text);
+      continue;
+    }
+    steps.push({ text: clause, facts });
+  }
+  if (steps.length < 2) return [];
+  // "Mask, mosaic and clip the Landsat scenes": bare verbs share the last
+  // clause's object, so each is searched as "<verb> the Landsat scenes". A short clause that names its
+  // own product ("compute NDVI") has its object already: borrowing another one would blur it.
+  const last = steps[steps.length - 1]!.text;
+  const object = last.replace(/^\s*\S+\s*/, '');
+  return steps.map(({ text, facts }) => {
+    const bare = text.trim().split(/\s+/).length <= 2 && text !== last && object.length > 0 && facts.products.length === 0;
+    const searched = bare ? `${text} ${object}` : text;
+    const f = bare ? textFacts(searched) : facts;
+    return {
+      text,
+      query: sharedWords ? `${searched} (${sharedWords})` : searched,
+      concepts: f.concepts,
+      taskTypes: f.taskTypes,
+      products: f.products,
+    };
+  });
+}

@@ -1,0 +1,250 @@
+/**
+ * Concepts, task types and products read in a text from the knowledge graph's surface forms, with what
+ * the text says the user has and lacks; words no form covers may be read by word vectors (word-sense.ts)
+ * and Chinese words by their CC-CEDICT glosses.
+ */
+import { glossChinese } from '../../lexicon/zh-gloss.ts';
+import { conceptInfo, functionInfo, matchForms, normalizeForMatch, productInfo, productSatisfies, type FormMatch } from '../knowledge/index.ts';
+import { CONCEPT_TUNING, WORD_SENSE, conceptCloseness, conceptsOfWords, contentWords, informationOf } from '../word-sense.ts';
+import type { ConceptHit, Weighted } from './types.ts';
+import { HAN, doneAt, formWeight, negatedAt } from './wording.ts';
+
+export interface TextFacts {
+  concepts: ConceptHit[];
+  taskTypes: Weighted[];
+  products: Weighted[];
+  has: string[];
+  lacks: string[];
+  hits: FormMatch[];
+  /** An operation is named (a task concept, or a function form that is not a weak one), not only objects. */
+  explicitTask: boolean;
+  /** English senses of Chinese words the graph does not list (CC-CEDICT). */
+  glosses: string[];
+}
+
+const INPUT_MARKERS_EN = /\b(?:from|using|use|with|my|given|based on|on my|of my|in my|existing)\s+(?:\S+\s+){0,3}$/;
+const INPUT_MARKERS_ZH = /(?:利用|基于|用|从|根据|对|已有|现有)[^，。]{0,8}$/;
+const TARGET_MARKERS_EN = /\b(?:compute|calculate|derive|estimate|produce|generate|create|map|extract|retrieve|convert\s+\S+(?:\s+\S+){0,4}\s+to|into|build|make|get)\s+(?:\S+\s+){0,4}$/;
+const TARGET_MARKERS_ZH = /(?:计算|提取|估算|反演|生成|制作|得到|求|绘制)[^，。]{0,6}$/;
+
+function isInputMention(norm: string, h: FormMatch): boolean {
+  const before = norm.slice(0, h.start);
+  return HAN.test(h.form) || HAN.test(before.slice(-2)) ? INPUT_MARKERS_ZH.test(before) : INPUT_MARKERS_EN.test(before);
+}
+
+function isTargetMention(norm: string, h: FormMatch): boolean {
+  const before = norm.slice(0, h.start);
+  return HAN.test(h.form) || HAN.test(before.slice(-2)) ? TARGET_MARKERS_ZH.test(before) : TARGET_MARKERS_EN.test(before);
+}
+
+function addWeight(map: Map<string, number>, id: string, w: number): void {
+  map.set(id, (map.get(id) ?? 0) + w);
+}
+
+/** Absolute weights scaled so that one clear request (a task concept) is 1. */
+function capped(map: Map<string, number>): Weighted[] {
+  const max = Math.max(1, ...map.values());
+  return [...map]
+    .map(([id, w]) => ({ id, weight: w / max }))
+    .sort((a, b) => b.weight - a.weight || (a.id < b.id ? -1 : 1));
+}
+
+/** Generic container words that name a task type only weakly ("the data cube", "the result"). */
+const WEAK_FUNCTION_FORMS = new Set(['data cube', 'datacube', 'dimension', 'date', 'time', 'text', 'array', 'processing', 'statistics', 'statistic', 'filter', 'extract', 'extraction', 'mapping of', 'export', 'save', 'import', 'load']);
+
+/**
+ * Surface forms in a text, also reading hyphens between letters as spaces ("speckle-filter" is the
+ * form "speckle filter"; offsets do not move). Within a kind, a hit inside a longer one is dropped.
+ */
+export function matchFormsLoose(text: string): FormMatch[] {
+  const spaced = text.replace(/(?<=\p{L})-(?=\p{L})/gu, ' ');
+  const all = spaced === text ? matchForms(text) : [...matchForms(text), ...matchForms(spaced)];
+  const kept: FormMatch[] = [];
+  for (const h of all) {
+    const covered = all.some(
+      (o) => o !== h && o.kind === h.kind && o.start <= h.start && o.end >= h.end && (o.end - o.start > h.end - h.start || all.indexOf(o) < all.indexOf(h)),
+    );
+    if (!covered) kept.push(h);
+  }
+  return kept.sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
+/** Task types that apply to any variable (a composite of NDVI, statistics of LST, a trend of anything). */
+const OPERATION_FUNCTIONS = new Set(['temporal_aggregation', 'statistics', 'reduction', 'time_series_analysis', 'climatology', 'subsetting', 'resampling', 'masking', 'export', 'cube_manipulation']);
+
+/**
+ * "land surface temperature anomalies": a concept right before an operation concept that makes no
+ * product of its own (anomalies, trend, statistics) is the variable operated on, not the task.
+ */
+function operandHits(hits: readonly FormMatch[], norm: string): Set<FormMatch> {
+  const out = new Set<FormMatch>();
+  const concepts = hits.filter((h) => h.kind === 'concept');
+  for (const a of concepts) {
+    for (const b of concepts) {
+      if (b === a || b.start < a.end || !/^[\s-]{0,2}$/.test(norm.slice(a.end, b.start))) continue;
+      const operation = b.ids.some((id) => {
+        const c = conceptInfo(id);
+        return c?.kind === 'task' && (!c.products?.length || OPERATION_FUNCTIONS.has(c.functions?.[0] ?? ''));
+      });
+      if (operation) out.add(a);
+    }
+  }
+  return out;
+}
+
+/** Seasons and months say when, like relative time: setting, never a reading of the task. */
+const TIME_WORDS = /^(?:spring|summer|autumn|fall|winter|season|seasons|january|february|march|april|may|june|july|august|september|october|november|december|morning|evening|night|week|month|year|years|decade|today|yesterday|tomorrow)$/;
+
+/**
+ * Where a word stands in a phrase of place ("in our reservoir", "along the coast", "next to the school"):
+ * a locative preposition, then determiners and modifiers. Such words say where the work is done (setting),
+ * not what is measured, so they are not read as a task; an object named there only qualifies the task.
+ */
+const SETTING_BEFORE = /\b(?:in|on|at|near|along|around|across|inside|within|beside|throughout|next to|close to|around|behind|outside|upstream of|downstream of)\s+(?:(?:the|a|an|my|our|your|their|his|her|its|this|that|these|those|whole|entire|local|nearby|same)\s+)*(?:[a-z-]+\s+){0,2}$/;
+
+export function inSetting(norm: string, start: number): boolean {
+  return SETTING_BEFORE.test(norm.slice(Math.max(0, start - 60), start));
+}
+
+/**
+ * Concepts read by word vectors (word-sense.ts) for the words that no form of the graph covers: in
+ * English each remaining content word that carries information, in Chinese each remaining dictionary
+ * word, through its CC-CEDICT senses. Words of the setting (place phrases, seasons) are left alone.
+ */
+function inferredHits(norm: string, hits: readonly FormMatch[]): { hits: FormMatch[]; scale: Map<FormMatch, number>; glosses: string[] } {
+  const covered = (start: number, end: number) => hits.some((h) => h.start < end && h.end > start);
+  const readable = (w: string) => !TIME_WORDS.test(w) && contentWords(w).length > 0 && informationOf(w) >= CONCEPT_TUNING.minInformation;
+  // Unknown words with where they stand; a Chinese word stands for the English words of its senses.
+  const words: { text: string; start: number; end: number; english: string[] }[] = [];
+  const glosses: string[] = [];
+  // English words only matter to the concept reading; Chinese ones also give glosses to the search.
+  for (const m of WORD_SENSE.concepts ? norm.matchAll(/[a-z][a-z-]+/g) : []) {
+    const end = m.index + m[0].length;
+    if (!covered(m.index, end) && !inSetting(norm, m.index) && readable(m[0])) words.push({ text: m[0], start: m.index, end, english: [m[0]] });
+  }
+  for (const m of norm.matchAll(/\p{Script=Han}+/gu)) {
+    let offset = m.index;
+    for (const seg of glossChinese(m[0])) {
+      const start = offset;
+      offset += seg.text.length;
+      if ([...seg.text].length < 2 || seg.name || covered(start, offset)) continue;
+      const english = seg.senses.flatMap((sense) => contentWords(sense)).filter(readable);
+      if (english.length === 0) continue;
+      glosses.push(seg.senses.slice(0, 2).join(' , '));
+      words.push({ text: seg.text, start, end: offset, english });
+    }
+  }
+  const out: FormMatch[] = [];
+  const scale = new Map<FormMatch, number>();
+  for (const c of WORD_SENSE.concepts ? conceptsOfWords(words.flatMap((w) => w.english)) : []) {
+    // The reading is placed on the word that is closest to the concept.
+    const at = words
+      .map((w) => ({ w, closeness: Math.max(0, ...w.english.map((e) => conceptCloseness(e).get(c.id) ?? 0)) }))
+      .sort((a, b) => b.closeness - a.closeness)[0]!.w;
+    const hit: FormMatch = { kind: 'concept', ids: [c.id], form: at.text, start: at.start, end: at.end };
+    out.push(hit);
+    scale.set(hit, Math.min(1, CONCEPT_TUNING.weight * c.score));
+  }
+  return { hits: out, scale, glosses };
+}
+
+export function textFacts(text: string, infer = true): TextFacts {
+  const norm = normalizeForMatch(text);
+  const listed = matchFormsLoose(text);
+  const inferred = infer ? inferredHits(norm, listed) : { hits: [], scale: new Map<FormMatch, number>(), glosses: [] };
+  const hits = [...listed, ...inferred.hits].sort((a, b) => a.start - b.start || b.end - a.end);
+  const operands = operandHits(hits, norm);
+  const concepts: ConceptHit[] = [];
+  const fnScores = new Map<string, number>();
+  const productScores = new Map<string, number>();
+  const has = new Set<string>();
+  const lacks = new Set<string>();
+
+  // A concept inside a state word ("co-registered pair") or inside the name of data the user already
+  // has ("利用…土地覆盖分类图") describes the data, not the task asked for.
+  const stateSpans = hits.filter(
+    (h) => h.kind === 'capability' || (h.kind === 'product' && isInputMention(norm, h)),
+  );
+  const insideState = (h: FormMatch) => stateSpans.some((s) => s !== h && s.start <= h.start && s.end >= h.end);
+
+  // With an explicit operation in the clause ("buffer the road lines"), an object only qualifies it.
+  const explicitTask = hits.some(
+    (h) =>
+      !insideState(h) &&
+      ((h.kind === 'concept' && h.ids.some((id) => conceptInfo(id)?.kind === 'task')) || (h.kind === 'function' && !WEAK_FUNCTION_FORMS.has(h.form))),
+  );
+  for (const h of hits) {
+    const negated = negatedAt(norm, h.start);
+    const isObject = h.kind === 'concept' && h.ids.every((id) => conceptInfo(id)?.kind === 'object');
+    const operand = [...operands].some((o) => o.start <= h.start && o.end >= h.end);
+    const w = (inferred.scale.get(h) ?? formWeight(h.form)) * (operand ? 0.4 : 1) * (isObject && explicitTask ? 0.3 : 1);
+    if (h.kind === 'concept' && insideState(h)) continue;
+    if (h.kind === 'concept') {
+      for (const id of h.ids) {
+        const c = conceptInfo(id);
+        if (!c) continue;
+        if (!negated && c.kind === 'task' && doneAt(norm, h.start)) {
+          for (const t of c.tools?.slice(0, 1) ?? []) has.add(t);
+          for (const p of c.products?.slice(0, 1) ?? []) has.add(p);
+          continue;
+        }
+        concepts.push({ id, kind: c.kind, form: h.form, weight: w, negated });
+        if (negated) {
+          for (const t of c.tools?.slice(0, 1) ?? []) lacks.add(t);
+          for (const p of c.products?.slice(0, 1) ?? []) lacks.add(p);
+          continue;
+        }
+        // The first task type of a concept is its typical one; later ones are plausible alternatives.
+        (c.functions ?? []).forEach((f, rank) => addWeight(fnScores, f, w / (rank + 1)));
+        if (c.kind === 'task' || c.kind === 'object') {
+          // An object under an explicit operation is its operand ("buffer the road lines"), not the product.
+          const share = c.kind === 'task' ? 1 : explicitTask ? 0.5 : 0.7;
+          (c.products ?? []).forEach((p, rank) => addWeight(productScores, p, (w * share) / (rank + 1)));
+        }
+      }
+    } else if (h.kind === 'function') {
+      // "classification" inside "post-classification comparison": the concept already says it better.
+      if (insideState(h) || hits.some((c) => c.kind === 'concept' && c.start <= h.start && c.end >= h.end && !insideState(c))) continue;
+      for (const id of h.ids) {
+        if (negated) {
+          for (const o of functionInfo(id)?.outputs ?? []) if (o.product) lacks.add(o.product);
+          continue;
+        }
+        if (doneAt(norm, h.start)) {
+          for (const o of functionInfo(id)?.outputs ?? []) if (o.product) has.add(o.product);
+          continue;
+        }
+        addWeight(fnScores, id, (WEAK_FUNCTION_FORMS.has(h.form) ? 0.25 : 0.8) * w);
+      }
+    } else if (h.kind === 'capability') {
+      for (const id of h.ids) (negated ? lacks : has).add(id);
+    } else if (h.kind === 'product') {
+      for (const id of h.ids) {
+        if (negated) {
+          lacks.add(id);
+          continue;
+        }
+        const isInput = isInputMention(norm, h);
+        const isTarget = isTargetMention(norm, h);
+        if (isInput && !isTarget && !productInfo(id)?.generic) has.add(id);
+        // A product merely mentioned ("…sigma0 backscatter") may be the input as well as the output.
+        else if (!isInput) addWeight(productScores, id, w * (isTarget ? 1 : 0.3));
+      }
+    }
+  }
+  // "归一化水体指数" names both NDWI and the water-index category: the specific reading wins.
+  for (const [q, wq] of productScores) {
+    const specific = [...productScores].some(([p, wp]) => p !== q && productSatisfies(p, q) && wp >= 0.5 * wq);
+    if (specific) productScores.set(q, wq * 0.5);
+  }
+  return {
+    concepts,
+    taskTypes: capped(fnScores),
+    products: capped(productScores),
+    has: [...has],
+    lacks: [...lacks],
+    hits: listed,
+    explicitTask,
+    glosses: inferred.glosses,
+  };
+}

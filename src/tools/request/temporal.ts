@@ -1,0 +1,96 @@
+/** The temporal slot: dates, intervals and the temporal shape of a request. */
+import { conceptInfo } from '../knowledge/index.ts';
+import type { Temporal } from '../schema.ts';
+import type { ConceptHit, TemporalSlot } from './types.ts';
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const SEASONS: Record<string, [number, number]> = { spring: [3, 5], summer: [6, 8], autumn: [9, 11], fall: [9, 11], winter: [12, 2] };
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const lastDay = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
+
+function isoDay(y: number, m: number, d: number): string {
+  return `${y}-${pad(m)}-${pad(d)}`;
+}
+
+/** Dates, intervals and the temporal shape of a request. Seasons are northern-hemisphere meteorological ones. */
+export function parseTemporal(query: string, concepts: readonly ConceptHit[]): TemporalSlot | undefined {
+  const text = query.toLowerCase();
+  const dates: string[] = [];
+  const spans: string[] = [];
+  let start: string | undefined;
+  let end: string | undefined;
+  const consumed: [number, number][] = [];
+  const free = (i: number, j: number) => !consumed.some(([a, b]) => i < b && j > a);
+
+  const written: string[] = [];
+  for (const m of text.matchAll(/\b(\d{4})-(\d{2})-(\d{2})\b/g)) {
+    dates.push(m[0]);
+    written.push(m[0]);
+    spans.push(m[0]);
+    consumed.push([m.index, m.index + m[0].length]);
+  }
+  for (const m of text.matchAll(/\b((?:19|20)\d{2})\s*(?:-|–|—|to|until)\s*((?:19|20)\d{2})\b/g)) {
+    if (!free(m.index, m.index + m[0].length)) continue;
+    const a = Number(m[1]);
+    const b = Number(m[2]);
+    if (b <= a) continue;
+    start ??= isoDay(a, 1, 1);
+    end ??= isoDay(b, 12, 31);
+    dates.push(isoDay(a, 1, 1), isoDay(b, 1, 1));
+    spans.push(m[0]);
+    consumed.push([m.index, m.index + m[0].length]);
+  }
+  for (const m of text.matchAll(/\b(spring|summer|autumn|fall|winter)\s+(?:of\s+)?((?:19|20)\d{2})\b/g)) {
+    const [from, to] = SEASONS[m[1]!]!;
+    const y = Number(m[2]);
+    const endYear = from > to ? y + 1 : y;
+    start ??= isoDay(y, from, 1);
+    end ??= isoDay(endYear, to, lastDay(endYear, to));
+    dates.push(start);
+    spans.push(m[0]);
+    consumed.push([m.index, m.index + m[0].length]);
+  }
+  for (const m of text.matchAll(/\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+((?:19|20)\d{2})\b/g)) {
+    if (!free(m.index, m.index + m[0].length)) continue;
+    const month = MONTHS.indexOf(m[1]!) + 1;
+    const y = Number(m[2]);
+    dates.push(isoDay(y, month, 1));
+    spans.push(m[0]);
+    consumed.push([m.index, m.index + m[0].length]);
+  }
+  for (const m of text.matchAll(/((?:19|20)\d{2})\s*年(?:\s*(\d{1,2})\s*月)?(?:\s*(\d{1,2})\s*日)?/gu)) {
+    dates.push(isoDay(Number(m[1]), Number(m[2] ?? 1), Number(m[3] ?? 1)));
+    spans.push(m[0]);
+    consumed.push([m.index, m.index + m[0].length]);
+  }
+  for (const m of text.matchAll(/\b((?:19|20)\d{2})\b/g)) {
+    if (!free(m.index, m.index + 4)) continue;
+    // "2.5 m", "2000 m": a number followed by a unit is not a year.
+    if (/^\s*(?:m|cm|km|metres?|meters?|ha|px)\b/.test(text.slice(m.index + 4))) continue;
+    dates.push(isoDay(Number(m[1]), 1, 1));
+    spans.push(m[1]!);
+  }
+  // "between 2021-06-01 and 2021-08-31": two written-out dates bound an interval (two bare years are two
+  // acquisitions: "scenes from 2018 and 2023").
+  if (!start && written.length >= 2 && /\b(?:between|from)\b/.test(text)) {
+    const sorted = [...written].sort();
+    start = sorted[0];
+    end = sorted[sorted.length - 1];
+  }
+
+  const modifiers = concepts.filter((c) => !c.negated).map((c) => conceptInfo(c.id)?.temporal).filter((t): t is Temporal => !!t);
+  let shape: Temporal | undefined;
+  if (modifiers.includes('pair')) shape = 'pair';
+  else if (modifiers.includes('series')) shape = 'series';
+  const distinct = [...new Set(dates)];
+  if (!shape) {
+    // An interval is a period of acquisitions; two separate dates are a before/after pair.
+    if (start && end) shape = 'series';
+    else if (distinct.length === 2) shape = 'pair';
+    else if (distinct.length > 2) shape = 'series';
+    else if (distinct.length === 1) shape = 'single';
+  }
+  if (!shape && dates.length === 0) return undefined;
+  return { shape, dates: [...new Set(dates)].sort(), start, end, text: spans };
+}

@@ -1,0 +1,114 @@
+/**
+ * Bidirectional semantic-complementary tool retrieval.
+ *
+ *   request channel  parse the query into slots, enrich it from the knowledge graph (../request/)
+ *   tool channel     capability-text embeddings, lexical index, relation graph (capability.ts, catalog-cache.ts)
+ *   recall           pgvector top-100 by cosine  ∪  lexical top-60  ∪  producers of the wanted products
+ *                    ∪  the missing prerequisite steps of the likeliest leaders
+ *   filter           catalogs; tools that cannot read the data's modality or lack a band on its sensor
+ *   rerank           final = alpha * similarity + beta * complementarity
+ *
+ * similarity (0..1) mixes dense cosine, BM25, task-type agreement, output fit (the tool makes the product
+ * asked for, exactly or of the asked category), band fit and name coverage. complementarity (-1..1) is
+ * what the request context does to a tool: prerequisites the data lacks or may lack (-), inputs the user
+ * explicitly has (+), work the data already carries (- : atmospheric correction on L2A), a modality or a
+ * temporal shape it cannot use (-), and being the missing step of a better-matching tool (+, ranked right
+ * after that tool, never above it). The defaults below are a handful of global weights fitted on the
+ * tuning half of the project's own foreign-catalog requests (eval/sets) and checked on the development
+ * set; nothing in the scorer looks at particular queries or tool ids (see eval/tools.ts).
+ *
+ * Lexical evidence is never dropped: BM25's top matches are always in the candidate pool, whatever the
+ * dense recall and the knowledge graph propose, and BM25 is the heaviest single signal of similarity.
+ * The graph adds candidates (producers of the wanted product, missing steps) and boosts them by task
+ * type and output fit, but on a catalog it does not know those signals are guesses read from the same
+ * text, so they cannot outweigh what the words say. Chinese words the graph does not list reach the search
+ * as their CC-CEDICT glosses (../request/facts.ts); words no lexicon lists may be read by word vectors
+ * (word-sense.ts), which is switched off by default because it measured no better.
+ */
+import type { Db } from '../../db/database.ts';
+import type { Embedder } from '../../embedding/embedder.ts';
+import { applyMemoryPriors } from '../../memory/priors.ts';
+import { catalogSnapshot } from '../catalog-cache.ts';
+import type { RequestContext } from '../prerequisites.ts';
+import { parseToolRequest } from '../request/index.ts';
+import type { ToolRecord } from '../schema.ts';
+import { composeWorkflow, type Workflow } from '../workflow.ts';
+import { conceptChain, multiStep } from './chain.ts';
+import { clarificationFor, summarise, toHit } from './explain.ts';
+import { needOf } from './need.ts';
+import { rankForNeed, weightsOf } from './rank.ts';
+import type { PlanResult, RankOptions, ToolSearchRequest, ToolSearchResponse } from './types.ts';
+
+export type { Clarification, Need, ParsedSummary, PlanResult, Scored, ScoringWeights, ToolHit, ToolSearchRequest, ToolSearchResponse } from './types.ts';
+export { placeSteps } from './chain.ts';
+export { summarise } from './explain.ts';
+export { needOf } from './need.ts';
+export { DEFAULT_WEIGHTS, DENSE_RECALL, OFFLINE_TOOL_FALLBACK, rankForNeed } from './rank.ts';
+
+/** Runs the request: ranking (per sub-task for multi-step requests), explanations and the workflow. */
+export async function runToolSearch(db: Db, embedder: Embedder, request: ToolSearchRequest): Promise<PlanResult> {
+  const k = request.k ?? 10;
+  const weights = weightsOf(request.weights);
+  const parsed = parseToolRequest(request.query, request.context ?? {});
+  const snapshot = await catalogSnapshot(db);
+  const options: RankOptions = { catalogs: request.catalogs, weights, context: parsed.context };
+
+  if (parsed.subTasks.length >= 2) {
+    const result = await multiStep(db, embedder, snapshot, parsed, options, k);
+    return { ...result, ...(options.degraded ? { degraded: [options.degraded] } : {}) };
+  }
+
+  const need = needOf(parsed);
+  const ranked = await rankForNeed(db, embedder, snapshot, need, options);
+  const memory = request.memory === false ? {} : await applyMemoryPriors(db, parsed, ranked);
+  const tools = ranked.slice(0, k).map((s) => toHit(s, parsed, snapshot, need));
+  const clarification = clarificationFor(parsed, ranked);
+  let workflow: Workflow | undefined;
+  const main = ranked[0];
+  if (main && !clarification) {
+    const remembered = memory.chain?.toolIds.map((id) => snapshot.lookup(id)).filter((t): t is ToolRecord => !!t);
+    const chain = (remembered?.length ? remembered : undefined) ?? conceptChain(parsed, snapshot, main.tool) ?? [main.tool];
+    const relevance = new Map(ranked.map((s) => [s.tool.id, s.similarity]));
+    workflow = composeWorkflow(
+      { steps: chain.map((t) => ({ tool: t, why: t.id === main.tool.id ? 'best match for the request' : remembered?.length ? `step of ${memory.chain!.why}` : `typical step of this task` })), context: parsed.context },
+      snapshot,
+      { candidates: ranked.slice(0, 8).map((s) => s.tool), relevance },
+    );
+    if (workflow.steps.length < 2) workflow = undefined;
+  }
+  return {
+    tools,
+    parsed,
+    ...(workflow ? { workflow } : {}),
+    ...(clarification ? { clarification } : {}),
+    ...(memory.used ? { memory: memory.used } : {}),
+    ...(options.degraded ? { degraded: [options.degraded] } : {}),
+  };
+}
+
+/** POST /v1/tools/search. */
+export async function searchTools(db: Db, embedder: Embedder, request: ToolSearchRequest): Promise<ToolSearchResponse> {
+  const result = await runToolSearch(db, embedder, request);
+  return {
+    tools: result.tools,
+    parsed: summarise(result.parsed),
+    ...(result.workflow ? { workflow: result.workflow } : {}),
+    ...(result.clarification ? { clarification: result.clarification } : {}),
+    ...(result.memory ? { memory: result.memory } : {}),
+    ...(result.degraded ? { degraded: result.degraded } : {}),
+  };
+}
+
+/** POST /v1/workflows/plan: the chain for a request (the search runs underneath to pick the tools). */
+export async function planWorkflow(db: Db, embedder: Embedder, request: { query: string; context?: RequestContext; catalogs?: string[] }) {
+  const result = await runToolSearch(db, embedder, { ...request, k: 10 });
+  const main = result.tools[0];
+  const workflow: Workflow = result.workflow ?? (main ? { steps: [{ toolId: main.id, why: 'best match for the request' }], valid: main.missingPrerequisites.length === 0 } : { steps: [], valid: false, problems: ['no tool matches the request'] });
+  return {
+    workflow,
+    parsed: summarise(result.parsed),
+    tools: result.tools.slice(0, 5),
+    ...(result.clarification ? { clarification: result.clarification } : {}),
+    ...(result.degraded ? { degraded: result.degraded } : {}),
+  };
+}

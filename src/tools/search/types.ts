@@ -1,0 +1,134 @@
+/** The shapes of tool search: requests, hits, the parsed summary, and one need with its scored candidates. */
+import type { Degradation } from '../../embedding/query-embedding.ts';
+import type { MemoryUsed } from '../../memory/priors.ts';
+import type { RequestContext } from '../prerequisites.ts';
+import type { ParsedRequest, Weighted } from '../request/index.ts';
+import type { Temporal, ToolRecord } from '../schema.ts';
+import type { Workflow } from '../workflow.ts';
+
+export interface ScoringWeights {
+  /** final = alpha * similarity + beta * complementarity */
+  alpha: number;
+  beta: number;
+  /** Mix inside similarity (normalised by their sum). */
+  dense: number;
+  lexical: number;
+  taskType: number;
+  output: number;
+  bands: number;
+  /** Share of the tool name's words that the request uses ("Load a collection" for "load the collection"). */
+  name: number;
+}
+
+export interface ToolSearchRequest {
+  query: string;
+  k?: number;
+  context?: RequestContext;
+  catalogs?: string[];
+  weights?: Partial<ScoringWeights>;
+  /** Apply workflow-memory priors (src/memory); default true. */
+  memory?: boolean;
+}
+
+export interface ToolHit {
+  id: string;
+  name: string;
+  catalog: string;
+  function: string;
+  score: number;
+  similarity: number;
+  complementarity: number;
+  why: string;
+  missingPrerequisites: string[];
+  /** What matched the request (concepts, task type, output, words). */
+  matched: string[];
+  /** What the tool does for the request context or for other results. */
+  complements: string[];
+}
+
+export interface Clarification {
+  question: string;
+  options: { taskType: string; label: string; exampleToolIds: string[] }[];
+}
+
+export interface ToolSearchResponse {
+  tools: ToolHit[];
+  parsed: ParsedSummary;
+  workflow?: Workflow;
+  clarification?: Clarification;
+  /** Which memory items guided the ranking (issue 6). */
+  memory?: MemoryUsed;
+  /** Present when the ranking was computed without the embeddings service: why, and what was used instead. */
+  degraded?: Degradation[];
+}
+
+/** The request channel's reading, as returned to clients. */
+export interface ParsedSummary {
+  lang: 'en' | 'zh';
+  taskType?: string;
+  taskTypes: Weighted[];
+  targetObjects: string[];
+  targetProducts: string[];
+  concepts: string[];
+  temporal?: ParsedRequest['temporal'];
+  spatial?: ParsedRequest['spatial'];
+  precision?: ParsedRequest['precision'];
+  dataSource?: string;
+  dataSources: string[];
+  processingLevel?: string;
+  modalities: string[];
+  bands: string[];
+  has: string[];
+  lacks: string[];
+  subTasks: string[];
+  expansions: string[];
+  confidence: number;
+}
+
+export interface Need {
+  text: string;
+  expansions: string[];
+  /** Words for the constraints the request states (dates, a bounding box, a target grid). */
+  facets: string[];
+  taskTypes: Weighted[];
+  products: Weighted[];
+  bands: string[];
+  /** Modalities of the user's data (filter) and of the request overall. */
+  modalities: string[];
+  dataSources: string[];
+  temporal?: Temporal;
+}
+
+export interface Scored {
+  tool: ToolRecord;
+  dense: number;
+  lexical: number;
+  taskType: number;
+  output: number;
+  bands: number;
+  name: number;
+  similarity: number;
+  complementarity: number;
+  score: number;
+  missing: string[];
+  satisfied: string[];
+  notes: string[];
+  complements: string[];
+}
+
+export interface RankOptions {
+  catalogs?: readonly string[];
+  weights: ScoringWeights;
+  context: RequestContext;
+  /** Set by rankForNeed when the query could not be embedded by the configured service. */
+  degraded?: Degradation;
+}
+
+export interface PlanResult {
+  tools: ToolHit[];
+  parsed: ParsedRequest;
+  workflow?: Workflow;
+  clarification?: Clarification;
+  memory?: MemoryUsed;
+  degraded?: Degradation[];
+}
