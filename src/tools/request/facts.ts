@@ -92,6 +92,8 @@ function operandHits(hits: readonly FormMatch[], norm: string): Set<FormMatch> {
   return out;
 }
 
+const YES_NO_FORM = /^(\p{Script=Han})[不没]\1$/u;
+
 /** Seasons and months say when, like relative time: setting, never a reading of the task. */
 const TIME_WORDS = /^(?:spring|summer|autumn|fall|winter|season|seasons|january|february|march|april|may|june|july|august|september|october|november|december|morning|evening|night|week|month|year|years|decade|today|yesterday|tomorrow)$/;
 
@@ -127,7 +129,8 @@ function inferredHits(norm: string, hits: readonly FormMatch[]): { hits: FormMat
     for (const seg of glossChinese(m[0])) {
       const start = offset;
       offset += seg.text.length;
-      if ([...seg.text].length < 2 || seg.name || covered(start, offset)) continue;
+      // A yes/no question form (是不是, 有没有) asks, it names nothing.
+      if ([...seg.text].length < 2 || seg.name || covered(start, offset) || YES_NO_FORM.test(seg.text)) continue;
       const english = seg.senses.flatMap((sense) => contentWords(sense)).filter(readable);
       if (english.length === 0) continue;
       glosses.push(seg.senses.slice(0, 2).join(' , '));

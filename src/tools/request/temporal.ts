@@ -51,6 +51,20 @@ export function parseTemporal(query: string, concepts: readonly ConceptHit[]): T
     spans.push(m[0]);
     consumed.push([m.index, m.index + m[0].length]);
   }
+  // "June to August 2023", "from May until September 2022": a range of months of one year is an interval
+  // (a range across the new year starts in the year before).
+  const MONTH = '(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.?';
+  for (const m of text.matchAll(new RegExp(`\\b${MONTH}\\s*(?:-|–|—|to|until|till|through|and)\\s*${MONTH}\\s+((?:19|20)\\d{2})\\b`, 'g'))) {
+    const from = MONTHS.indexOf(m[1]!) + 1;
+    const to = MONTHS.indexOf(m[2]!) + 1;
+    const y = Number(m[3]);
+    const startYear = from > to ? y - 1 : y;
+    start ??= isoDay(startYear, from, 1);
+    end ??= isoDay(y, to, lastDay(y, to));
+    dates.push(isoDay(startYear, from, 1), isoDay(y, to, 1));
+    spans.push(m[0]);
+    consumed.push([m.index, m.index + m[0].length]);
+  }
   for (const m of text.matchAll(/\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+((?:19|20)\d{2})\b/g)) {
     if (!free(m.index, m.index + m[0].length)) continue;
     const month = MONTHS.indexOf(m[1]!) + 1;
