@@ -1,7 +1,8 @@
 /**
  * Memory priors for tool search. Similar workflows are found by tool-sequence overlap with the request's
- * own candidates, text similarity with the requests that produced them (same words, or words close in
- * meaning, so that a run helps a request for the same need in other words), a task-type bonus and a length
+ * own candidates, text similarity with the requests that produced them (same words, words close in
+ * meaning, or the same need read as knowledge-graph concepts, so that a run helps a request for the same
+ * need in other words and other task vocabulary), a task-type bonus and a length
  * penalty (with a minimum score); each is weighted by its reliability (n+ + 1) / (n+ + n- + 2). The prior
  * nudges tool scores by at most PRIOR_CAP and may propose the remembered chain as the workflow; relevant
  * action-level experiences are attached to the tools they concern. Memory only guides tool choice.
@@ -9,7 +10,8 @@
 import type { Db } from '../db/database.ts';
 import { stem } from '../embedding/text.ts';
 import { lexicalTerms } from '../tools/lexical.ts';
-import { contentWords, dot, senseVector } from '../tools/word-sense.ts';
+import { conceptInfo, matchForms } from '../tools/knowledge/index.ts';
+import { CONCEPT_TUNING, conceptsOfWords, contentWords, dot, informationOf, senseVector } from '../tools/word-sense.ts';
 import type { ParsedRequest } from '../tools/request/index.ts';
 import { reliability } from './types.ts';
 
@@ -127,9 +129,40 @@ export function meaningSimilarity(a: string, b: string): number {
   return (side(x, y) + side(y, x)) / (x.length + y.length);
 }
 
+const needCache = new Map<string, ReadonlySet<string>>();
+
+/**
+ * What a request asks about, as knowledge-graph concepts (tasks and objects): those whose forms it uses,
+ * and the one its other words read as by word vectors (word-sense.ts: "swamped" reads as flooding). Two
+ * requests for the same need in different words meet here even when no word of one is close to a word of
+ * the other.
+ */
+export function needConcepts(text: string): ReadonlySet<string> {
+  const cached = needCache.get(text);
+  if (cached) return cached;
+  const kinds = new Set(['task', 'object']);
+  const out = new Set<string>();
+  for (const h of matchForms(text, ['concept'])) for (const id of h.ids) if (kinds.has(conceptInfo(id)?.kind ?? '')) out.add(id);
+  const unknown = contentWords(text).filter((w) => informationOf(w) >= CONCEPT_TUNING.minInformation);
+  for (const c of conceptsOfWords(unknown)) if (kinds.has(conceptInfo(c.id)?.kind ?? '')) out.add(c.id);
+  if (needCache.size > 10_000) needCache.clear();
+  needCache.set(text, out);
+  return out;
+}
+
+/** Dice overlap of the two requests' need concepts (needConcepts); 0 when either names none. */
+export function needSimilarity(a: string, b: string): number {
+  const x = needConcepts(a);
+  const y = needConcepts(b);
+  if (x.size === 0 || y.size === 0) return 0;
+  let both = 0;
+  for (const c of x) if (y.has(c)) both++;
+  return (2 * both) / (x.size + y.size);
+}
+
 /** Similarity of a remembered workflow to the request (see the module comment). */
 export function workflowMatchScore(w: WorkflowRow, query: string, taskTypes: readonly { id: string; weight: number }[], candidates: readonly string[]): number {
-  const text = Math.max(0, ...w.requests.map((r) => Math.max(textSimilarity(query, r), meaningSimilarity(query, r))));
+  const text = Math.max(0, ...w.requests.map((r) => Math.max(textSimilarity(query, r), meaningSimilarity(query, r), needSimilarity(query, r))));
   const top = new Set(candidates);
   const overlap = w.tool_sequence.filter((t) => top.has(t)).length / Math.max(1, w.tool_sequence.length);
   const task = taskTypes.find((t) => t.id === w.task_type)?.weight ?? 0;
