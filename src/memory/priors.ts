@@ -76,14 +76,17 @@ function termSet(text: string): Set<string> {
   return new Set([...lexicalTerms(text).keys()].filter((t) => !t.includes('_')));
 }
 
-/** Dice overlap of content words. */
-export function textSimilarity(a: string, b: string): number {
-  const x = termSet(a);
-  const y = termSet(b);
+/** Dice overlap of two sets; 0 when either is empty. */
+function dice(x: ReadonlySet<string>, y: ReadonlySet<string>): number {
   if (x.size === 0 || y.size === 0) return 0;
   let both = 0;
   for (const t of x) if (y.has(t)) both++;
   return (2 * both) / (x.size + y.size);
+}
+
+/** Dice overlap of content words. */
+export function textSimilarity(a: string, b: string): number {
+  return dice(termSet(a), termSet(b));
 }
 
 interface WorkflowRow {
@@ -152,12 +155,7 @@ export function needConcepts(text: string): ReadonlySet<string> {
 
 /** Dice overlap of the two requests' need concepts (needConcepts); 0 when either names none. */
 export function needSimilarity(a: string, b: string): number {
-  const x = needConcepts(a);
-  const y = needConcepts(b);
-  if (x.size === 0 || y.size === 0) return 0;
-  let both = 0;
-  for (const c of x) if (y.has(c)) both++;
-  return (2 * both) / (x.size + y.size);
+  return dice(needConcepts(a), needConcepts(b));
 }
 
 /** Similarity of a remembered workflow to the request (see the module comment). */

@@ -6,11 +6,8 @@ import type { ParsedRequest, Weighted } from '../request/index.ts';
 import type { Temporal, ToolRecord } from '../schema.ts';
 import type { Workflow } from '../workflow.ts';
 
-export interface ScoringWeights {
-  /** final = alpha * similarity + beta * complementarity */
-  alpha: number;
-  beta: number;
-  /** Mix inside similarity (normalised by their sum). */
+/** The signals inside similarity: each candidate's values (0..1), and their weights in the mix. */
+export interface Signals {
   dense: number;
   lexical: number;
   taskType: number;
@@ -18,6 +15,12 @@ export interface ScoringWeights {
   bands: number;
   /** Share of the tool name's words that the request uses ("Load a collection" for "load the collection"). */
   name: number;
+}
+
+/** final = alpha * similarity + beta * complementarity; the signals' weights are normalised by their sum. */
+export interface ScoringWeights extends Signals {
+  alpha: number;
+  beta: number;
 }
 
 export interface ToolSearchRequest {
@@ -63,26 +66,14 @@ export interface ToolSearchResponse {
 }
 
 /** The request channel's reading, as returned to clients. */
-export interface ParsedSummary {
-  lang: 'en' | 'zh';
+export interface ParsedSummary
+  extends Pick<ParsedRequest, 'lang' | 'taskTypes' | 'temporal' | 'spatial' | 'precision' | 'dataSources' | 'processingLevel' | 'modalities' | 'bands' | 'has' | 'lacks' | 'expansions' | 'confidence'> {
   taskType?: string;
-  taskTypes: Weighted[];
   targetObjects: string[];
   targetProducts: string[];
   concepts: string[];
-  temporal?: ParsedRequest['temporal'];
-  spatial?: ParsedRequest['spatial'];
-  precision?: ParsedRequest['precision'];
   dataSource?: string;
-  dataSources: string[];
-  processingLevel?: string;
-  modalities: string[];
-  bands: string[];
-  has: string[];
-  lacks: string[];
   subTasks: string[];
-  expansions: string[];
-  confidence: number;
 }
 
 export interface Need {
@@ -99,14 +90,8 @@ export interface Need {
   temporal?: Temporal;
 }
 
-export interface Scored {
+export interface Scored extends Signals {
   tool: ToolRecord;
-  dense: number;
-  lexical: number;
-  taskType: number;
-  output: number;
-  bands: number;
-  name: number;
   similarity: number;
   complementarity: number;
   score: number;
