@@ -23,6 +23,10 @@ describe('request channel: slots', () => {
   it('resolves dates, intervals and seasons', () => {
     expect(parseTemporal('acquisitions between 2021-06-01 and 2021-08-31', [])).toMatchObject({ start: '2021-06-01', end: '2021-08-31' });
     expect(parseTemporal('filter it to summer 2022', [])).toMatchObject({ start: '2022-06-01', end: '2022-08-31' });
+    // A range of months of one year is an interval; across the new year it starts in the year before.
+    expect(parseTemporal('use the scenes from March to May 2021', [])).toMatchObject({ shape: 'series', start: '2021-03-01', end: '2021-05-31' });
+    expect(parseTemporal('a composite for November through February 2020', [])).toMatchObject({ start: '2019-11-01', end: '2020-02-29' });
+    expect(parseTemporal('only Jul 2019', [])).toMatchObject({ shape: 'single', dates: ['2019-07-01'] });
     expect(parseTemporal('relative to the 1991-2020 normal', [])).toMatchObject({ start: '1991-01-01', end: '2020-12-31', shape: 'series' });
     expect(parseTemporal('scenes from 2018 and 2023', [])).toMatchObject({ shape: 'pair', dates: ['2018-01-01', '2023-01-01'] });
     expect(parseTemporal('2020年6月的影像', [])?.dates).toEqual(['2020-06-01']);
