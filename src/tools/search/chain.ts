@@ -109,20 +109,5 @@ export function placeSteps<T extends { s: { tool: { id: string } } }>(ranked: re
     top.splice(i, 1);
     top.push(step);
   }
-  return inStepOrder(top, steps);
-}
-
-/**
- * The steps of a sequence keep the places they earned in the list but appear in the order the work is
- * done: the first step of "correct, then mask, then map" comes before the second wherever both stand.
- */
-export function inStepOrder<T extends { s: { tool: { id: string } } }>(top: readonly T[], steps: readonly string[]): T[] {
-  const order = new Map(steps.map((id, i) => [id, i]));
-  const slots = top.map((r, i) => (order.has(r.s.tool.id) ? i : -1)).filter((i) => i >= 0);
-  const sorted = slots.map((i) => top[i]!).sort((a, b) => order.get(a.s.tool.id)! - order.get(b.s.tool.id)!);
-  const out = [...top];
-  slots.forEach((slot, n) => {
-    out[slot] = sorted[n]!;
-  });
-  return out;
+  return top;
 }
