@@ -1,3 +1,4 @@
+import type { z } from '@hono/zod-openapi';
 import type { Db } from '../db/database.ts';
 import type { Embedder } from '../embedding/embedder.ts';
 import { fromVectorLiteral } from '../embedding/space.ts';
@@ -10,9 +11,13 @@ import { CallBudget } from '../llm/model.ts';
 import { applyOrder, RERANK_CANDIDATES, rerankInput, rerankWithModel, type LlmReranker, type RerankChoice, type RerankInfo } from '../ranking/llm-rerank.ts';
 import { chooseTradeOff, rankCandidates, topAnswers, type RankedCandidate, type RankOptions, type TradeOff } from '../ranking/rank.ts';
 import { normalizeName } from '../spatial/names.ts';
-import { resolveReferences, type Clarification, type ResolvedReference } from '../spatial/resolve.ts';
+import { resolveReferences, type Clarification, type GeoJsonGeometry, type ResolvedReference } from '../spatial/resolve.ts';
 import { placeDescriptions, placeDetails, retrieveCandidates, SPATIAL_POOL } from '../spatial/retrieve.ts';
 import { composeAnswer, countMatches, explainCandidate } from './answer.ts';
+import type { ReferenceCollectionSchema } from './ask.routes.ts';
+
+/** The plan's references as resolved, one GeoJSON feature each (the response's `reference`). */
+export type ReferenceCollection = z.infer<typeof ReferenceCollectionSchema>;
 
 export interface AskInput {
   question: string;
@@ -41,7 +46,8 @@ export interface AskCandidate {
   sourceId: string;
   name: string;
   category: string | null;
-  geometry: unknown;
+  /** Null when the place's geometry could not be read back. */
+  geometry: GeoJsonGeometry | null;
   distanceM: number;
   scores: RankedCandidate['scores'];
   pareto: boolean;
@@ -59,7 +65,7 @@ export interface AskResult {
   plannerFallback?: string;
   sql: string;
   sqlParameters: unknown[];
-  reference: { type: 'FeatureCollection'; features: unknown[] };
+  reference: ReferenceCollection;
   clarification?: Clarification;
   tradeOff: { spatialWeight: number; semanticWeight: number; reason: string };
   rerank: RerankInfo;
@@ -97,9 +103,9 @@ function stopwatch() {
   };
 }
 
-function referenceCollection(refs: ResolvedReference[]) {
+function referenceCollection(refs: ResolvedReference[]): ReferenceCollection {
   return {
-    type: 'FeatureCollection' as const,
+    type: 'FeatureCollection',
     features: refs.map((r) => ({
       type: 'Feature',
       geometry: r.geometry,
