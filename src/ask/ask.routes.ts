@@ -22,7 +22,7 @@ export const askBody = z
   })
   .openapi('AskRequest');
 
-const candidate = z
+export const AskCandidateSchema = z
   .object({
     id: z.number(),
     sourceId: z.string(),
@@ -81,7 +81,7 @@ const sqlParameter = z
 export const askResponse = z
   .object({
     answer: z.string(),
-    candidates: z.array(candidate),
+    candidates: z.array(AskCandidateSchema),
     plan: SpatialPlanSchema,
     planner: z.enum(['offline', 'llm', 'given']).openapi({ description: '`given` only in the evaluation, which passes its own plans' }),
     plannerFallback: z.string().optional(),

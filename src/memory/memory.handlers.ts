@@ -20,7 +20,7 @@ import type {
   workflowsRoute,
 } from './memory.routes.ts';
 import { deleteExperience, deleteRun, deleteWorkflow, exportMemory, getRun, importMemory, listExperiences, listRuns, listSops, listTransitions, listWorkflows, recordRun, resetMemory } from './store.ts';
-import type { RunInput, RunStep } from './types.ts';
+import type { RunStep } from './types.ts';
 
 export interface MemoryDeps {
   db: Db;
@@ -30,7 +30,7 @@ export interface MemoryDeps {
 
 export function memoryHandlers({ db, options }: MemoryDeps) {
   const recordRunHandler: AppRouteHandler<typeof recordRunRoute> = async (c) => {
-    const result = await recordRun(db, c.req.valid('json') as RunInput, options);
+    const result = await recordRun(db, c.req.valid('json'), options);
     return c.json(result, 201);
   };
   const listRunsHandler: AppRouteHandler<typeof listRunsRoute> = async (c) => c.json({ runs: await listRuns(db, c.req.valid('query')) }, 200);

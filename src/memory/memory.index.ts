@@ -4,18 +4,14 @@ import * as r from './memory.routes.ts';
 
 export function memoryRouter(deps: MemoryDeps) {
   const h = memoryHandlers(deps);
-  return createRouter()
-    .openapi(r.recordRunRoute, h.recordRun)
-    .openapi(r.listRunsRoute, h.listRuns)
-    .openapi(r.getRunRoute, h.getRun)
-    .openapi(r.deleteRunRoute, h.deleteRun)
-    .openapi(r.workflowsRoute, h.workflows)
-    .openapi(r.deleteWorkflowRoute, h.deleteWorkflow)
-    .openapi(r.experiencesRoute, h.experiences)
-    .openapi(r.deleteExperienceRoute, h.deleteExperience)
-    .openapi(r.sopsRoute, h.sops)
-    .openapi(r.transitionsRoute, h.transitions)
-    .openapi(r.exportMemoryRoute, h.exportMemory)
-    .openapi(r.importMemoryRoute, h.importMemory)
-    .openapi(r.resetRoute, h.reset);
+  const router = createRouter();
+  // The run log.
+  router.openapi(r.recordRunRoute, h.recordRun).openapi(r.listRunsRoute, h.listRuns).openapi(r.getRunRoute, h.getRun).openapi(r.deleteRunRoute, h.deleteRun);
+  // The distilled items, one kind at a time.
+  router.openapi(r.workflowsRoute, h.workflows).openapi(r.deleteWorkflowRoute, h.deleteWorkflow);
+  router.openapi(r.experiencesRoute, h.experiences).openapi(r.deleteExperienceRoute, h.deleteExperience);
+  router.openapi(r.sopsRoute, h.sops).openapi(r.transitionsRoute, h.transitions);
+  // The whole memory.
+  router.openapi(r.exportMemoryRoute, h.exportMemory).openapi(r.importMemoryRoute, h.importMemory).openapi(r.resetRoute, h.reset);
+  return router;
 }

@@ -4,7 +4,7 @@
  * POST /v1/workflows/plan, POST /v1/tools:import. Bodies are strict: an unknown field is a 400 naming it.
  */
 import { z } from '@hono/zod-openapi';
-import { DegradationSchema, invalidRequest, jsonBody, jsonContent, problemResponse } from '../http/openapi-helpers.ts';
+import { DegradationSchema, invalidRequest, jsonBody, jsonContent, problemResponse, textIdParams } from '../http/openapi-helpers.ts';
 import { defineRoute } from '../http/route-policy.ts';
 import { PortTypeSchema, SNAKE_CASE, TemporalSchema, ToolRecordSchema } from './schema.ts';
 
@@ -192,7 +192,7 @@ export const listQuery = z.strictObject({
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });
 
-const idParams = z.object({ id: TOOL_ID });
+const idParams = textIdParams(TOOL_ID);
 
 /**
  * A tool-record file as the importers read it (src/tools/registry.ts parses and checks each record, naming
