@@ -25,10 +25,12 @@ export const problemResponse = (description: string) => ({
 /** The usual error responses of a route whose input is validated. */
 export const invalidRequest = problemResponse('invalid request: problem+json naming the fields');
 
-/** `{id}`: a positive integer row id (places, runs, memory items). */
-export const numericIdParams = z.object({
-  id: z.coerce.number().int().min(1).max(2_147_483_647).openapi({ param: { name: 'id', in: 'path' }, example: 42 }),
-});
+/** The largest id of an `integer` (int4) column. */
+export const INT4_MAX = 2_147_483_647;
+
+/** `{id}`: a positive integer row id, at most `max` (the column's range; a bigint id is bounded by exact JS integers). */
+export const numericIdParams = (max: number = Number.MAX_SAFE_INTEGER) =>
+  z.object({ id: z.coerce.number().int().min(1).max(max).openapi({ param: { name: 'id', in: 'path' }, example: 42 }) });
 
 /** `{id}` as text, with the rule its values follow. */
 export const textIdParams = <T extends z.ZodString>(id: T) => z.object({ id });

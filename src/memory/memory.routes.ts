@@ -4,7 +4,7 @@
  * GET /v1/memory/transitions, GET /v1/memory/export, POST /v1/memory/import, POST /v1/memory/reset.
  */
 import { z } from '@hono/zod-openapi';
-import { invalidRequest, jsonBody, jsonContent, numericIdParams, problemResponse } from '../http/openapi-helpers.ts';
+import { INT4_MAX, invalidRequest, jsonBody, jsonContent, numericIdParams, problemResponse } from '../http/openapi-helpers.ts';
 import { defineRoute } from '../http/route-policy.ts';
 import { SNAKE_CASE } from '../tools/schema.ts';
 
@@ -33,7 +33,7 @@ export const runBody = z
   })
   .openapi('Run');
 
-const idParams = numericIdParams;
+const idParams = numericIdParams(INT4_MAX);
 const taskQuery = z.strictObject({ taskType: z.string().min(1).max(100).optional() });
 const importBody = z
   .strictObject({

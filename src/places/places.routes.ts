@@ -24,16 +24,14 @@ export const PlaceFeatureSchema = z
     }),
   })
   .openapi('PlaceFeature');
-const feature = PlaceFeatureSchema;
-const link = LinkSchema;
 const featureCollection = z
   .object({
     type: z.literal('FeatureCollection'),
-    features: z.array(feature),
+    features: z.array(PlaceFeatureSchema),
     numberReturned: z.number(),
     numberMatched: z.number().optional(),
     timeStamp: z.string(),
-    links: z.array(link),
+    links: z.array(LinkSchema),
   })
   .openapi('PlaceFeatureCollection');
 
@@ -121,7 +119,7 @@ export const itemRoute = defineRoute({
   summary: 'One feature of a collection',
   request: { params: z.object({ collectionId: z.string().max(200), featureId: z.coerce.number().int().positive() }) },
   responses: {
-    200: { description: 'GeoJSON Feature', content: { 'application/geo+json': { schema: feature } } },
+    200: { description: 'GeoJSON Feature', content: { 'application/geo+json': { schema: PlaceFeatureSchema } } },
     404: problemResponse('no such collection or feature'),
   },
 });
@@ -132,9 +130,9 @@ export const placeRoute = defineRoute({
   path: '/v1/places/{id}',
   tags: ['places'],
   summary: 'One place by id, as a GeoJSON Feature',
-  request: { params: numericIdParams },
+  request: { params: numericIdParams() },
   responses: {
-    200: { description: 'GeoJSON Feature', content: { 'application/geo+json': { schema: feature } } },
+    200: { description: 'GeoJSON Feature', content: { 'application/geo+json': { schema: PlaceFeatureSchema } } },
     404: problemResponse('no such place'),
   },
 });
