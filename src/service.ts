@@ -8,7 +8,7 @@ import { createApp } from './http/app.ts';
 import { securityOptionsFromConfig } from './http/security.ts';
 import { openReader, type ReaderHandle } from './db/readonly-role.ts';
 import { openReplicaReads, ReplicaSet } from './db/replicas.ts';
-import type { Lifecycle } from './http/health.routes.ts';
+import type { Lifecycle } from './http/health/health.index.ts';
 import type { AppEnv } from './http/openapi-app.ts';
 import { createConfiguredEmbedder } from './embedding/configured.ts';
 import { hasPlaces, loadSeedPlaces, loadSeedTools } from './ingest/seed.ts';

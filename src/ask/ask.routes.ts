@@ -1,16 +1,8 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import type { Db } from '../db/database.ts';
-import type { Embedder } from '../embedding/embedder.ts';
-import { createRouter } from '../http/openapi-app.ts';
-import type { Logger } from '../log.ts';
-import type { LlmPlanner } from '../planning/llm-planner.ts';
-import type { LlmReranker } from '../ranking/llm-rerank.ts';
-import { asksForProcessing } from '../tools/request/index.ts';
-import { searchTools } from '../tools/search/index.ts';
-import { ask } from './ask.ts';
-
-/** Tools beside an answer: a few, like the first screen of /v1/tools/search. */
-const ANSWER_TOOLS = 3;
+import { z } from '@hono/zod-openapi';
+import { DegradationSchema, GeometrySchema, invalidRequest, jsonBody, jsonContent } from '../http/openapi-helpers.ts';
+import { defineRoute } from '../http/route-policy.ts';
+import { SpatialPlanSchema } from '../planning/plan.ts';
+import { ToolHitSchema, WorkflowSchema } from '../tools/tools.routes.ts';
 
 export const MAX_QUESTION_CHARS = 1000;
 
@@ -30,13 +22,13 @@ export const askBody = z
   })
   .openapi('AskRequest');
 
-const candidate = z
+export const AskCandidateSchema = z
   .object({
     id: z.number(),
     sourceId: z.string(),
     name: z.string(),
     category: z.string().nullable(),
-    geometry: z.any(),
+    geometry: GeometrySchema.nullable(),
     distanceM: z.number(),
     scores: z.object({ sparse: z.number(), denseSpatial: z.number(), semantic: z.number(), hybrid: z.number() }),
     pareto: z.boolean(),
@@ -45,73 +37,84 @@ const candidate = z
   })
   .openapi('AskCandidate');
 
+/** The references of the plan as resolved on the map: one feature each (its geometry, the text it came from, the place it matched). */
+export const ReferenceCollectionSchema = z
+  .object({
+    type: z.literal('FeatureCollection'),
+    features: z.array(
+      z.object({
+        type: z.literal('Feature'),
+        geometry: GeometrySchema,
+        properties: z.object({
+          ref: z.string(),
+          text: z.string(),
+          name: z.string().nullable(),
+          placeId: z.number().nullable(),
+          shape: z.enum(['point', 'polygon', 'line']),
+        }),
+      }),
+    ),
+  })
+  .openapi('ResolvedReferences');
+
+const placeClarification = z
+  .object({
+    question: z.string(),
+    reference: z.string().openapi({ description: 'the id of the plan reference that is ambiguous' }),
+    options: z.array(
+      z.object({
+        name: z.string(),
+        category: z.string().nullable(),
+        placeId: z.number().optional(),
+        lon: z.number(),
+        lat: z.number(),
+        hint: z.string(),
+      }),
+    ),
+  })
+  .openapi('PlaceClarification', { description: 'asked instead of answering when a named place has several fitting matches' });
+
+const sqlParameter = z
+  .unknown()
+  .openapi('SqlParameter', { description: 'a value bound to the SQL ($1, $2, …): text, a number, a boolean or an array of them' });
+
 export const askResponse = z
   .object({
     answer: z.string(),
-    candidates: z.array(candidate),
-    plan: z.any(),
-    planner: z.enum(['offline', 'llm']),
+    candidates: z.array(AskCandidateSchema),
+    plan: SpatialPlanSchema,
+    planner: z.enum(['offline', 'llm', 'given']).openapi({ description: '`given` only in the evaluation, which passes its own plans' }),
     plannerFallback: z.string().optional(),
     sql: z.string(),
-    sqlParameters: z.array(z.any()),
-    reference: z.any(),
-    clarification: z.any().optional(),
-    tools: z.array(z.any()).openapi({
+    sqlParameters: z.array(sqlParameter),
+    reference: ReferenceCollectionSchema,
+    clarification: placeClarification.optional(),
+    tools: z.array(ToolHitSchema).openapi({
       description: 'EO processing tools that fit the question, best first; empty when it asks for no EO processing',
     }),
-    workflow: z.any().optional().openapi({ description: 'the tool chain for a multi-step EO request' }),
-    tradeOff: z.any(),
+    workflow: WorkflowSchema.optional().openapi({ description: 'the tool chain for a multi-step EO request' }),
+    tradeOff: z.object({ spatialWeight: z.number(), semanticWeight: z.number(), reason: z.string() }).openapi('TradeOff'),
     rerank: z
       .object({ by: z.enum(['llm', 'rules']), model: z.string().optional(), fallbackReason: z.string().optional() })
       .openapi({ description: 'who ordered the answer; fallbackReason says why the model\'s ranking was wanted but not used' }),
     llmCalls: z.number().openapi({ description: 'language model calls made for this question (plan and rerank; at most 2)' }),
     degraded: z
-      .array(z.object({ component: z.literal('embeddings'), cause: z.string(), fallback: z.string() }))
+      .array(DegradationSchema)
       .optional()
       .openapi({ description: 'present when the answer was computed without a failing dependency: which, why, and what was used instead' }),
     timingsMs: z.record(z.string(), z.number()),
   })
   .openapi('AskResponse');
 
-const askRoute = createRoute({
+export const askRoute = defineRoute({
+  policy: 'expensive-read',
   method: 'post',
   path: '/v1/ask',
   tags: ['ask'],
   summary: 'Answer a geographic question (Spatial-RAG): plan, spatial SQL, sparse + dense scores, Pareto front, answer',
-  request: { body: { content: { 'application/json': { schema: askBody } }, required: true } },
+  request: { body: jsonBody(askBody) },
   responses: {
-    200: { description: 'the answer, its candidates and how they were found', content: { 'application/json': { schema: askResponse } } },
-    400: { description: 'invalid request (the field is named)' },
+    200: jsonContent(askResponse, 'the answer, its candidates and how they were found'),
+    400: invalidRequest,
   },
 });
-
-export function askRoutes(deps: { db: Db; embedder: Embedder; llm?: LlmPlanner; reranker?: LlmReranker; log?: Logger }) {
-  return createRouter().openapi(askRoute, async (c) => {
-    const body = c.req.valid('json');
-    const question = body.question.trim();
-    const [result, tools] = await Promise.all([
-      ask(deps, { question, k: body.k, near: body.near, planner: body.planner, rerank: body.rerank }),
-      recommendTools(deps, question),
-    ]);
-    return c.json({ ...result, ...tools }, 200);
-  });
-}
-
-/**
- * The EO tools (and chain) that fit the question, from the same search as /v1/tools/search. Only when the
- * question asks for EO processing (the request channel reads a task type, e.g. "the greenest parks by NDVI"):
- * a café question gets none rather than the least bad tools. The answer never waits on a failing registry.
- */
-async function recommendTools(deps: { db: Db; embedder: Embedder; log?: Logger }, question: string) {
-  try {
-    // The request's task types alone tell (the search reads them the same way): most questions ask for no
-    // EO processing, and a search they do not need cost as much as the rest of the answer under load.
-    if (!asksForProcessing(question)) return { tools: [] };
-    const found = await searchTools(deps.db, deps.embedder, { query: question, k: ANSWER_TOOLS });
-    if (found.parsed.taskTypes.length === 0) return { tools: [] };
-    return { tools: found.tools, ...(found.workflow ? { workflow: found.workflow } : {}) };
-  } catch (error) {
-    deps.log?.warn({ err: error }, 'tool recommendation failed: answering without tools');
-    return { tools: [] };
-  }
-}

@@ -1,3 +1,4 @@
+import type { z } from '@hono/zod-openapi';
 import type { Db } from '../db/database.ts';
 import type { Embedder } from '../embedding/embedder.ts';
 import { fromVectorLiteral } from '../embedding/space.ts';
@@ -10,9 +11,13 @@ import { CallBudget } from '../llm/model.ts';
 import { applyOrder, RERANK_CANDIDATES, rerankInput, rerankWithModel, type LlmReranker, type RerankChoice, type RerankInfo } from '../ranking/llm-rerank.ts';
 import { chooseTradeOff, rankCandidates, topAnswers, type RankedCandidate, type RankOptions, type TradeOff } from '../ranking/rank.ts';
 import { normalizeName } from '../spatial/names.ts';
-import { resolveReferences, type Clarification, type ResolvedReference } from '../spatial/resolve.ts';
+import { resolveReferences, type ResolvedReference } from '../spatial/resolve.ts';
 import { placeDescriptions, placeDetails, retrieveCandidates, SPATIAL_POOL } from '../spatial/retrieve.ts';
 import { composeAnswer, countMatches, explainCandidate } from './answer.ts';
+import type { AskCandidateSchema, askResponse, ReferenceCollectionSchema } from './ask.routes.ts';
+
+/** The plan's references as resolved, one GeoJSON feature each (the response's `reference`). */
+export type ReferenceCollection = z.infer<typeof ReferenceCollectionSchema>;
 
 export interface AskInput {
   question: string;
@@ -36,39 +41,14 @@ export interface AskDeps {
   log?: Logger;
 }
 
-export interface AskCandidate {
-  id: number;
-  sourceId: string;
-  name: string;
-  category: string | null;
-  geometry: unknown;
-  distanceM: number;
-  scores: RankedCandidate['scores'];
-  pareto: boolean;
-  why: string;
-  /** The language model's one-line reason for this candidate's place, when it ordered the answer. */
-  rankReason?: string;
-}
+/** One answer candidate, as the response schema says (src/ask/ask.routes.ts). */
+export type AskCandidate = z.infer<typeof AskCandidateSchema>;
 
-export interface AskResult {
-  answer: string;
-  candidates: AskCandidate[];
-  plan: SpatialPlan;
-  /** `given`: the caller's plan (evaluation only; the HTTP route always plans). */
-  planner: 'offline' | 'llm' | 'given';
-  plannerFallback?: string;
-  sql: string;
-  sqlParameters: unknown[];
-  reference: { type: 'FeatureCollection'; features: unknown[] };
-  clarification?: Clarification;
-  tradeOff: { spatialWeight: number; semanticWeight: number; reason: string };
-  rerank: RerankInfo;
-  /** Model calls made for this question (plan and rerank, retries included): at most MAX_LLM_CALLS. */
-  llmCalls: number;
-  /** Present when part of the pipeline was unavailable and the answer was computed without it. */
-  degraded?: Degradation[];
-  timingsMs: Record<string, number>;
-}
+/**
+ * The answer, as the response schema says; the route adds the EO tools. `planner: 'given'` only when the caller
+ * passed its own plan (the evaluation; the HTTP route always plans).
+ */
+export type AskResult = Omit<z.infer<typeof askResponse>, 'tools' | 'workflow'>;
 
 /** Said when the dense scores come from the offline embedder instead of the configured service. */
 export const OFFLINE_DENSE_FALLBACK =
@@ -97,9 +77,9 @@ function stopwatch() {
   };
 }
 
-function referenceCollection(refs: ResolvedReference[]) {
+function referenceCollection(refs: ResolvedReference[]): ReferenceCollection {
   return {
-    type: 'FeatureCollection' as const,
+    type: 'FeatureCollection',
     features: refs.map((r) => ({
       type: 'Feature',
       geometry: r.geometry,

@@ -6,24 +6,32 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Db, DatabaseMode } from '../db/database.ts';
 import { readTrace, type ReplicaSet } from '../db/replicas.ts';
 import type { Embedder } from '../embedding/embedder.ts';
-import { placesRoutes } from '../places/places.routes.ts';
-import { ogcRoutes, OPENAPI_30_TYPE } from '../ogc/ogc.routes.ts';
-import { askRoutes } from '../ask/ask.routes.ts';
-import { exampleQuestions } from '../web/examples.ts';
+import { askRouter } from '../ask/ask.index.ts';
+import type { Logger } from '../log.ts';
+import { mcpRouter } from '../mcp/mcp.index.ts';
+import { memoryRouter } from '../memory/memory.index.ts';
+import type { SopWriter } from '../memory/sop-writer.ts';
+import { ogcRouter } from '../ogc/ogc.index.ts';
+import { OPENAPI_30_TYPE } from '../ogc/ogc.routes.ts';
+import { placesRouter } from '../places/places.index.ts';
 import type { LlmPlanner } from '../planning/llm-planner.ts';
 import type { LlmReranker } from '../ranking/llm-rerank.ts';
-import { toolsRoutes } from '../tools/tools.routes.ts';
-import { webRoutes } from '../web/web.routes.ts';
-import { memoryRoutes } from '../memory/memory.routes.ts';
-import { MCP_PATH, mcpRoutes } from '../mcp/mcp.routes.ts';
-import type { SopWriter } from '../memory/sop-writer.ts';
-import type { Logger } from '../log.ts';
+import { toolsRouter } from '../tools/tools.index.ts';
+import { exampleQuestions } from '../web/examples.ts';
+import { webRouter } from '../web/web.index.ts';
+import { dependencyFailure } from './dependency-failure/dependency-failure.ts';
 import { docsPage } from './docs-page.ts';
-import { operationsRoutes } from './operations.routes.ts';
-import { healthRoutes, type Lifecycle } from './health.routes.ts';
+import { healthRouter, type Lifecycle } from './health/health.index.ts';
 import { createRouter, type AppEnv } from './openapi-app.ts';
+import { operationsRouter } from './operations/operations.index.ts';
 import { ApiError, problem } from './problem.ts';
-import { dependencyFailure, installSecurity, isBoundedReadRoute, normalisePath, type SecurityOptions } from './security.ts';
+import { declareRoute, policyOf } from './route-policy.ts';
+import { installSecurity, type SecurityOptions } from './security.ts';
+
+// The service's own documents: plain routes (the OpenAPI documents and the page that shows them).
+const OPENAPI_PATH = declareRoute({ method: 'get', path: '/openapi.json', policy: 'read' }).path;
+const API_PATH = declareRoute({ method: 'get', path: '/api', policy: 'read' }).path;
+const DOCS_PATH = declareRoute({ method: 'get', path: '/docs', policy: 'read' }).path;
 
 const STATUS_TITLES: Record<number, string> = {
   400: 'Bad Request',
@@ -59,7 +67,7 @@ export interface AppDeps {
   replicas?: ReplicaSet;
   /** Embedded mode: the database's snapshot, served by GET /v1/backup. */
   dumpDataDir?: () => Promise<Uint8Array>;
-  /** Auth, rate limits, body limits, work bounds (src/http/security.ts); omitted: IN_PROCESS_SECURITY (no rate limit). */
+  /** Auth, rate limits, body limits, work bounds (src/http/security.ts and its middleware folders); omitted: IN_PROCESS_SECURITY (no rate limit). */
   security?: SecurityOptions;
 }
 
@@ -87,39 +95,39 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 
   installSecurity(app, deps.security);
 
-  app.route('/', healthRoutes(deps.db, deps.lifecycle, deps.replicas));
+  app.route('/', healthRouter({ db: deps.db, lifecycle: deps.lifecycle, replicas: deps.replicas }));
   // Server mode: every route that only reads runs on read-only connections with the statement timeout, so a
   // slow query is cut (503) instead of holding a connection and the client; writes use the main pool.
   // Question answering as the SELECT-only role; with DATABASE_READ_URLS both on the replicas.
   const askDb = deps.readDb ?? deps.db;
   const readDb = deps.replicaReads ?? askDb;
   // Before the explorer: `/` answers JSON to OGC API clients that ask for it, and the page to browsers.
-  app.route('/', ogcRoutes(readDb, deps.mode));
-  app.route('/', placesRoutes(deps.db, deps.embedder, readDb));
-  app.route('/', askRoutes({ ...deps, db: askDb }));
-  app.route('/', toolsRoutes(deps.db, deps.embedder, readDb));
+  app.route('/', ogcRouter({ db: readDb, mode: deps.mode }));
+  app.route('/', placesRouter({ db: deps.db, embedder: deps.embedder, readDb }));
+  app.route('/', askRouter({ ...deps, db: askDb }));
+  app.route('/', toolsRouter({ db: deps.db, embedder: deps.embedder, readDb }));
   // Workflow memory management stays on the primary: it is administration (behind API_KEY), not traffic.
-  app.route('/', memoryRoutes(deps.db, deps.sopWriter ? { sopWriter: deps.sopWriter } : {}));
-  app.route('/', webRoutes({ db: readDb, examples: () => exampleQuestions({ db: askDb, embedder: deps.embedder }) }));
-  app.route('/', operationsRoutes(deps.db, deps.embedder, deps.dumpDataDir));
+  app.route('/', memoryRouter({ db: deps.db, options: deps.sopWriter ? { sopWriter: deps.sopWriter } : {} }));
+  app.route('/', webRouter({ db: readDb, examples: () => exampleQuestions({ db: askDb, embedder: deps.embedder }) }));
+  app.route('/', operationsRouter({ db: deps.db, embedder: deps.embedder, dumpDataDir: deps.dumpDataDir }));
   // MCP for agents: each tool call is a request to the routes above, through this app (src/mcp/server.ts).
-  app.route('/', mcpRoutes((request, env) => app.fetch(request, env as never)));
+  app.route('/', mcpRouter((request, env) => app.fetch(request, env as never)));
 
   const info = {
     title: 'Spatial-RAG',
     version: '0.1.0',
     description: 'Natural-language geographic questions over PostGIS + pgvector, with Earth-observation tool recommendations.',
   };
-  app.doc31('/openapi.json', { openapi: '3.1.0', info });
+  app.doc31(OPENAPI_PATH, { openapi: '3.1.0', info });
   // OGC API's service description: the same routes as an OpenAPI 3.0 document (the OAS 3.0 conformance
   // class; GDAL and QGIS read it), typed as OpenAPI where the client asks for that.
   let openApi30: string | undefined;
-  app.get('/api', (c) => {
+  app.get(API_PATH, (c) => {
     openApi30 ??= JSON.stringify(app.getOpenAPIDocument({ openapi: '3.0.3', info }));
     const type = /application\/vnd\.oai\.openapi\+json/i.test(c.req.header('accept') ?? '') ? OPENAPI_30_TYPE : 'application/json';
     return c.body(openApi30, 200, { 'content-type': type });
   });
-  app.get('/docs', (c) => c.html(docsPage));
+  app.get(DOCS_PATH, (c) => c.html(docsPage));
 
   app.notFound((c) => problem(c, new ApiError(404, 'Not Found', `no route for ${c.req.method} ${c.req.path}`)));
   app.onError((error, c) => {
@@ -140,18 +148,16 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 }
 
 /**
- * Read-your-writes within this instance: after a request that may have written (any method but GET/HEAD/
- * OPTIONS, except the read-only POSTs), the primary's WAL position is noted before the response leaves, and
- * replicas serve reads again only once they have replayed that far (src/db/replicas.ts). Requests refused
- * before their handler ran (auth, rate limit, size, validation) wrote nothing and are skipped.
+ * Read-your-writes within this instance: after a request to a route that may write (its policy says so), the
+ * primary's WAL position is noted before the response leaves, and replicas serve reads again only once they
+ * have replayed that far (src/db/replicas.ts). Requests refused before their handler ran (auth, rate limit,
+ * size, validation) wrote nothing and are skipped; an MCP request writes only through the route requests it
+ * makes, which are noted here themselves.
  */
 function noteWrites(replicas: ReplicaSet, primary: Db, log: Logger): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await next();
-    const method = c.req.method.toUpperCase();
-    if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || isBoundedReadRoute(method, c.req.path)) return;
-    // An MCP request writes only through the route requests it makes, which are noted here themselves.
-    if (normalisePath(c.req.path) === MCP_PATH) return;
+    if (!policyOf(c.req.method, c.req.path).rules.writes) return;
     const status = c.res.status;
     if (status >= 400 && status < 500) return;
     try {

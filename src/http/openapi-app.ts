@@ -1,7 +1,10 @@
-import { OpenAPIHono } from '@hono/zod-openapi';
+import { OpenAPIHono, type RouteConfig, type RouteHandler } from '@hono/zod-openapi';
 import { validationError } from './problem.ts';
 
 export type AppEnv = { Variables: { requestId: string } };
+
+/** A handler typed by its route definition: its parameters, body and answers are the route's. */
+export type AppRouteHandler<R extends RouteConfig> = RouteHandler<R, AppEnv>;
 
 const TARGET_LOCATION: Record<string, string> = {
   json: 'body',

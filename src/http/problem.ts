@@ -1,13 +1,15 @@
+import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
-export interface FieldError {
-  /** Where the bad value is: `body`, `query`, `path` or `header`. */
-  in: string;
-  /** Dotted path of the field, e.g. `near.lon`. */
-  field: string;
-  message: string;
-}
+export const FieldErrorSchema = z
+  .object({
+    in: z.string().openapi({ description: 'where the bad value is: `body`, `query`, `path` or `header`' }),
+    field: z.string().openapi({ description: 'dotted path of the field, e.g. `near.lon`' }),
+    message: z.string(),
+  })
+  .openapi('FieldError');
+export type FieldError = z.infer<typeof FieldErrorSchema>;
 
 /**
  * The one error type of the HTTP edge. Anything thrown that is not an ApiError becomes a 500 whose
@@ -31,15 +33,19 @@ function slug(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/(^-|-$)/g, '');
 }
 
-export interface ProblemBody {
-  type: string;
-  title: string;
-  status: number;
-  detail?: string;
-  instance?: string;
-  requestId?: string;
-  errors?: FieldError[];
-}
+/** RFC 9457 problem details, the body of every error answer. */
+export const ProblemBodySchema = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string().optional(),
+    instance: z.string().optional(),
+    requestId: z.string().optional(),
+    errors: z.array(FieldErrorSchema).optional(),
+  })
+  .openapi('Problem');
+export type ProblemBody = z.infer<typeof ProblemBodySchema>;
 
 export function problemBody(error: ApiError, instance?: string, requestId?: string): ProblemBody {
   return {
@@ -53,10 +59,19 @@ export function problemBody(error: ApiError, instance?: string, requestId?: stri
   };
 }
 
-/** RFC 9457 problem+json response. */
-export function problem(c: Context, error: ApiError): Response {
+/** RFC 9457 problem+json response, with any extra headers (Retry-After, WWW-Authenticate). */
+export function problem(c: Context, error: ApiError, headers: Record<string, string> = {}): Response {
   const body = problemBody(error, c.req.path, c.get('requestId') as string | undefined);
-  return c.body(JSON.stringify(body), error.status, { 'content-type': 'application/problem+json' });
+  return c.body(JSON.stringify(body), error.status, { 'content-type': 'application/problem+json', ...headers });
+}
+
+/**
+ * A refusal before the body is read: the connection closes after the answer, so that the unread rest of
+ * the body is not taken for the next request, and no client sends one on a socket about to be dropped.
+ */
+export function refuse(c: Context, error: ApiError, headers: Record<string, string> = {}): Response {
+  const unread = c.req.raw.body !== null && !c.req.raw.bodyUsed;
+  return problem(c, error, unread ? { ...headers, Connection: 'close' } : headers);
 }
 
 export const badRequest = (detail: string, errors?: FieldError[]) =>

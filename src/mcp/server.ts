@@ -27,10 +27,10 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { askBody, askResponse } from '../ask/ask.routes.ts';
 import type { FieldError, ProblemBody } from '../http/problem.ts';
-import { checkJsonValue } from '../http/security.ts';
-import { routes as memoryRoutes } from '../memory/memory.routes.ts';
+import { checkJsonValue } from '../http/input-checks/json-value.ts';
+import { recordRunRoute } from '../memory/memory.routes.ts';
 import { itemsRoute, placeRoute } from '../places/places.routes.ts';
-import { routes as toolRoutes } from '../tools/tools.routes.ts';
+import { planRoute, searchRoute } from '../tools/tools.routes.ts';
 
 /** One request to a REST route of the service. */
 export interface RouteRequest {
@@ -101,7 +101,7 @@ const TOOLS: ToolSpec[] = [
       'Ranks the Earth-observation processing tools for a request (similarity and complementarity with the ' +
       'request context), with explanations, missing prerequisites and a workflow for multi-step requests. ' +
       'Same as POST /v1/tools/search.',
-    ...postRoute(toolRoutes.search.path, jsonOf(toolRoutes.search.request.body.content), toolRoutes.search.responses[200].content['application/json'].schema),
+    ...postRoute(searchRoute.path, jsonOf(searchRoute.request.body.content), searchRoute.responses[200].content['application/json'].schema),
     summary: toolSearchSummary,
   },
   {
@@ -110,7 +110,7 @@ const TOOLS: ToolSpec[] = [
     description:
       'An ordered, checked chain of EO tools for a (multi-step) request, or a check of a chain given in steps. ' +
       'Same as POST /v1/workflows/plan.',
-    ...postRoute(toolRoutes.plan.path, jsonOf(toolRoutes.plan.request.body.content), toolRoutes.plan.responses[200].content['application/json'].schema),
+    ...postRoute(planRoute.path, jsonOf(planRoute.request.body.content), planRoute.responses[200].content['application/json'].schema),
     summary: workflowSummary,
   },
   {
@@ -154,7 +154,7 @@ const TOOLS: ToolSpec[] = [
       'Reports a finished EO run (the request, the ordered tool steps with their outcomes, the overall outcome) ' +
       'to the workflow memory; it passes the safety gate before it influences rankings. A write: needs the ' +
       'API key when the service has one. Same as POST /v1/runs.',
-    ...postRoute(memoryRoutes.record.path, jsonOf(memoryRoutes.record.request.body.content), memoryRoutes.record.responses[201].content['application/json'].schema),
+    ...postRoute(recordRunRoute.path, jsonOf(recordRunRoute.request.body.content), recordRunRoute.responses[201].content['application/json'].schema),
     summary: runSummary,
     writes: true,
   },

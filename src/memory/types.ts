@@ -1,22 +1,9 @@
-/** A finished run as reported by a client (POST /v1/runs). */
-export interface RunStep {
-  toolId: string;
-  parameters?: Record<string, unknown>;
-  outcome: 'success' | 'failure';
-  error?: string;
-  note?: string;
-}
+import type { z } from '@hono/zod-openapi';
+import type { runBody, stepSchema } from './memory.routes.ts';
 
-export interface RunInput {
-  request: string;
-  taskType?: string;
-  context?: Record<string, unknown>;
-  steps: RunStep[];
-  outcome: 'success' | 'failure';
-  answer?: string;
-  rating?: number;
-  client?: string;
-}
+/** A finished run as reported by a client (POST /v1/runs), as the route's schema checks it. */
+export type RunInput = z.infer<typeof runBody>;
+export type RunStep = z.infer<typeof stepSchema>;
 
 /** Limits of the safety gate (a run outside them is stored, rejected, with the reason). */
 export const GATE_LIMITS = {

@@ -1,19 +1,10 @@
+import type { z } from '@hono/zod-openapi';
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
+import type { PlaceFeatureSchema } from './places.routes.ts';
 
-export interface PlaceFeatureOut {
-  type: 'Feature';
-  id: number;
-  geometry: unknown;
-  properties: {
-    source: string;
-    sourceId: string;
-    name: string | null;
-    category: string | null;
-    description: string;
-    tags: Record<string, string>;
-  };
-}
+/** A place as the routes answer it (a GeoJSON Feature; its schema is in places.routes.ts). */
+export type PlaceFeatureOut = z.infer<typeof PlaceFeatureSchema>;
 
 interface PlaceRow {
   id: number;

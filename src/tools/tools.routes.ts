@@ -1,22 +1,12 @@
 /**
- * HTTP contract of the EO tool registry (issue 5; keep stable, extend by adding fields):
+ * HTTP contract of the EO tool registry (keep stable, extend by adding fields):
  * POST/PUT/GET/DELETE /v1/tools[/{id}], GET /v1/tools?catalog=&q=, POST /v1/tools/search,
- * POST /v1/workflows/plan. Bodies are strict: an unknown field is a 400 naming it.
+ * POST /v1/workflows/plan, POST /v1/tools:import. Bodies are strict: an unknown field is a 400 naming it.
  */
-import { createRoute, z } from '@hono/zod-openapi';
-import type { Db } from '../db/database.ts';
-import type { Embedder } from '../embedding/embedder.ts';
-import { createRouter } from '../http/openapi-app.ts';
-import { badRequest, conflict, notFound } from '../http/problem.ts';
-import { catalogSnapshot } from './catalog-cache.ts';
-import { ToolImportError } from './importers/import-error.ts';
-import { deleteTool, importTools, parseToolRecords, registerTool, ToolConflictError, updateTool } from './registry.ts';
-import { getToolRow, listToolRows } from './repository.ts';
-import { PortTypeSchema, TemporalSchema, SNAKE_CASE } from './schema.ts';
-import { parseToolRequest } from './request/index.ts';
-import { planWorkflow, searchTools, summarise } from './search/index.ts';
-import { checkWorkflow } from './workflow.ts';
-import type { MinimalToolInput } from './tool.ts';
+import { z } from '@hono/zod-openapi';
+import { DegradationSchema, invalidRequest, jsonBody, jsonContent, problemResponse, textIdParams } from '../http/openapi-helpers.ts';
+import { defineRoute } from '../http/route-policy.ts';
+import { PortTypeSchema, SNAKE_CASE, TemporalSchema, ToolRecordSchema } from './schema.ts';
 
 const TOOL_ID = z
   .string()
@@ -58,23 +48,10 @@ const toolBodyFields = {
 const createBody = z.strictObject({ id: TOOL_ID, ...toolBodyFields }).openapi('ToolRegistration');
 const updateBody = z.strictObject({ id: TOOL_ID.optional(), ...toolBodyFields }).openapi('ToolUpdate');
 
+/** A stored tool: the record schema's fields, with what the registry adds. */
 const toolOut = z
   .object({
-    id: z.string(),
-    name: z.string(),
-    description: z.string(),
-    catalog: z.string(),
-    function: z.string(),
-    inputs: z.array(z.any()),
-    outputs: z.array(z.any()),
-    prerequisites: z.array(z.string()),
-    downstream: z.array(z.string()),
-    modalities: z.array(z.string()),
-    dataSources: z.array(z.string()),
-    attributes: z.record(z.string(), z.any()),
-    version: z.string(),
-    keywords: z.array(z.string()),
-    derived: z.array(z.string()),
+    ...ToolRecordSchema.shape,
     capabilityText: z.string(),
     produces: z.array(z.string()),
     embeddingModel: z.string().nullable(),
@@ -97,7 +74,7 @@ const searchBody = z
     k: z.number().int().min(1).max(50).optional(),
     context: contextSchema.optional(),
     catalogs: z.array(z.string().min(1).max(100)).max(20).optional(),
-    /** Scoring weights for experiments (defaults documented in src/tools/search/rank.ts). */
+    /** Scoring weights for experiments (defaults documented in src/tools/search.ts). */
     weights: z
       .strictObject({
         alpha: z.number().min(0).max(10).optional(),
@@ -113,7 +90,7 @@ const searchBody = z
   })
   .openapi('ToolSearchRequest');
 
-const hitSchema = z
+export const ToolHitSchema = z
   .object({
     id: z.string(),
     name: z.string(),
@@ -129,7 +106,7 @@ const hitSchema = z
   })
   .openapi('ToolHit');
 
-const workflowSchema = z
+export const WorkflowSchema = z
   .object({
     steps: z.array(z.object({ toolId: z.string(), why: z.string() })),
     valid: z.boolean(),
@@ -146,15 +123,54 @@ const clarificationSchema = z
   .openapi('Clarification');
 
 const degradedSchema = z
-  .array(z.object({ component: z.literal('embeddings'), cause: z.string(), fallback: z.string() }))
-  .openapi('Degradation', { description: 'present when the ranking was computed without a failing dependency: which, why, and what was used instead' });
+  .array(DegradationSchema)
+  .openapi({ description: 'present when the ranking was computed without a failing dependency: which, why, and what was used instead' });
+
+const weighted = z.object({ id: z.string(), weight: z.number() });
+
+/** The request channel's reading of the query, as returned to clients. */
+const ParsedSchema = z
+  .object({
+    lang: z.enum(['en', 'zh']),
+    taskType: z.string().optional(),
+    taskTypes: z.array(weighted),
+    targetObjects: z.array(z.string()),
+    targetProducts: z.array(z.string()),
+    concepts: z.array(z.string()),
+    temporal: z
+      .object({ shape: TemporalSchema.optional(), dates: z.array(z.string()), start: z.string().optional(), end: z.string().optional(), text: z.array(z.string()) })
+      .optional(),
+    spatial: z.object({ kind: z.enum(['bbox', 'place', 'zones', 'grid']), text: z.string() }).optional(),
+    precision: z.object({ resolutionM: z.number().optional(), class: z.string().optional(), text: z.array(z.string()) }).optional(),
+    dataSource: z.string().optional(),
+    dataSources: z.array(z.string()),
+    processingLevel: z.string().optional(),
+    modalities: z.array(z.string()),
+    bands: z.array(z.string()),
+    has: z.array(z.string()),
+    lacks: z.array(z.string()),
+    subTasks: z.array(z.string()),
+    expansions: z.array(z.string()),
+    confidence: z.number(),
+  })
+  .openapi('ToolRequestReading');
+
+/** Which workflow-memory items guided the ranking: named, open records (their shape is the memory's, src/memory/priors.ts). */
+const MemoryUsedSchema = z
+  .object({
+    workflows: z.array(z.number()),
+    experiences: z.array(z.record(z.string(), z.unknown())),
+    matches: z.array(z.record(z.string(), z.unknown())),
+  })
+  .openapi('MemoryUsed');
 
 const searchResponse = z
   .object({
-    tools: z.array(hitSchema),
-    parsed: z.record(z.string(), z.any()),
-    workflow: workflowSchema.optional(),
+    tools: z.array(ToolHitSchema),
+    parsed: ParsedSchema,
+    workflow: WorkflowSchema.optional(),
     clarification: clarificationSchema.optional(),
+    memory: MemoryUsedSchema.optional(),
     degraded: degradedSchema.optional(),
   })
   .openapi('ToolSearchResponse');
@@ -169,178 +185,119 @@ const planBody = z
   })
   .openapi('WorkflowPlanRequest');
 
-const listQuery = z.strictObject({
+export const listQuery = z.strictObject({
   catalog: z.string().min(1).max(100).optional(),
   q: z.string().min(1).max(200).optional(),
   limit: z.coerce.number().int().min(1).default(100).transform((n) => Math.min(n, 1000)),
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });
 
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
-const problemResponse = (description: string) => ({ description });
-const idParams = z.object({ id: TOOL_ID });
+const idParams = textIdParams(TOOL_ID);
 
-export const routes = {
-  create: createRoute({
-    method: 'post',
-    path: '/v1/tools',
-    tags: ['tools'],
-    summary: 'Register a tool (only id, name, description required; the rest is derived and listed in `derived`)',
-    request: { body: { content: { 'application/json': { schema: createBody } }, required: true } },
-    responses: {
-      201: json(z.object({ tool: toolOut, derived: z.array(z.string()) }), 'registered'),
-      400: problemResponse('invalid body (problem+json naming the fields)'),
-      409: problemResponse('a tool with this id exists'),
-    },
-  }),
-  update: createRoute({
-    method: 'put',
-    path: '/v1/tools/{id}',
-    tags: ['tools'],
-    summary: "Replace a tool's metadata (fields left out are derived again)",
-    request: { params: idParams, body: { content: { 'application/json': { schema: updateBody } }, required: true } },
-    responses: { 200: json(z.object({ tool: toolOut, derived: z.array(z.string()) }), 'updated'), 400: problemResponse('invalid body'), 404: problemResponse('no such tool') },
-  }),
-  get: createRoute({
-    method: 'get',
-    path: '/v1/tools/{id}',
-    tags: ['tools'],
-    summary: 'One tool with its capability text',
-    request: { params: idParams },
-    responses: { 200: json(toolOut, 'the tool'), 404: problemResponse('no such tool') },
-  }),
-  list: createRoute({
-    method: 'get',
-    path: '/v1/tools',
-    tags: ['tools'],
-    summary: 'Tools, optionally of one catalog and/or whose id or name contains q',
-    request: { query: listQuery },
-    responses: { 200: json(z.object({ tools: z.array(toolOut), total: z.number(), limit: z.number(), offset: z.number() }), 'a page of tools') },
-  }),
-  remove: createRoute({
-    method: 'delete',
-    path: '/v1/tools/{id}',
-    tags: ['tools'],
-    summary: 'Remove a tool',
-    request: { params: idParams },
-    responses: { 204: { description: 'deleted' }, 404: problemResponse('no such tool') },
-  }),
-  search: createRoute({
-    method: 'post',
-    path: '/v1/tools/search',
-    tags: ['tools'],
-    summary: 'Rank tools for a request: similarity + complementarity with the request context, with explanations and a workflow',
-    request: { body: { content: { 'application/json': { schema: searchBody } }, required: true } },
-    responses: { 200: json(searchResponse, 'ranked tools'), 400: problemResponse('invalid body') },
-  }),
-  import: createRoute({
-    method: 'post',
-    path: '/v1/tools:import',
-    tags: ['tools'],
-    summary: 'Import a catalog of tool records in one transaction (upsert by id; ids owned by another catalog are skipped and listed)',
-    description: 'The body is a tool-record file: `{catalog, version, tools: [{id, name, description, ...}]}` or an array of records. `npm run tools:import` sends any catalog it reads this way while a service holds the embedded data directory.',
-    request: { body: { content: { 'application/json': { schema: z.any() } }, required: true } },
-    responses: {
-      200: json(z.object({ read: z.number(), written: z.number(), skipped: z.array(z.object({ id: z.string(), ownedBy: z.string() })), ms: z.number() }), 'import report'),
-      400: problemResponse('invalid records; nothing was imported'),
-    },
-  }),
-  plan: createRoute({
-    method: 'post',
-    path: '/v1/workflows/plan',
-    tags: ['tools'],
-    summary: 'An ordered, checked chain of tools for a (multi-step) request, or a check of a given chain',
-    request: { body: { content: { 'application/json': { schema: planBody } }, required: true } },
-    responses: {
-      200: json(
-        z.object({ workflow: workflowSchema, parsed: z.record(z.string(), z.any()), tools: z.array(hitSchema), clarification: clarificationSchema.optional(), degraded: degradedSchema.optional() }),
-        'the chain',
-      ),
-      400: problemResponse('invalid body'),
-    },
-  }),
-};
+/**
+ * A tool-record file as the importers read it (src/tools/registry.ts parses and checks each record, naming
+ * the bad field): an object with its catalog and records, or a bare array of records.
+ */
+const toolRecordFile = z
+  .union([
+    z.object({ catalog: z.string().optional(), version: z.string().optional(), tools: z.array(z.record(z.string(), z.unknown())) }).passthrough(),
+    z.array(z.record(z.string(), z.unknown())),
+  ])
+  .openapi('ToolRecordFile');
 
-/** `readDb`: where the read routes query (server mode: read-only connections with a statement timeout). */
-export function toolsRoutes(db: Db, embedder: Embedder, readDb: Db = db) {
-  const router = createRouter();
+const registered = z.object({ tool: toolOut, derived: z.array(z.string()) }).openapi('ToolRegistered');
 
-  router.openapi(routes.create, async (c) => {
-    const body = c.req.valid('json');
-    try {
-      const result = await registerTool(db, embedder, body as MinimalToolInput);
-      return c.json({ tool: result.tool, derived: result.derived }, 201);
-    } catch (error) {
-      if (error instanceof ToolConflictError) throw conflict(error.message);
-      throw error;
-    }
-  });
+export const registerRoute = defineRoute({
+  policy: 'write',
+  method: 'post',
+  path: '/v1/tools',
+  tags: ['tools'],
+  summary: 'Register a tool (only id, name, description required; the rest is derived and listed in `derived`)',
+  request: { body: jsonBody(createBody) },
+  responses: {
+    201: jsonContent(registered, 'registered'),
+    400: problemResponse('invalid body (problem+json naming the fields)'),
+    409: problemResponse('a tool with this id exists'),
+  },
+});
 
-  router.openapi(routes.update, async (c) => {
-    const { id } = c.req.valid('param');
-    const body = c.req.valid('json');
-    if (body.id !== undefined && body.id !== id) {
-      throw badRequest(`the body id '${body.id}' differs from the path id '${id}'`, [{ in: 'body', field: 'id', message: 'must equal the path id' }]);
-    }
-    const result = await updateTool(db, embedder, { ...body, id } as MinimalToolInput);
-    if (!result) throw notFound(`no tool '${id}'`);
-    return c.json({ tool: result.tool, derived: result.derived }, 200);
-  });
+export const updateRoute = defineRoute({
+  policy: 'write',
+  method: 'put',
+  path: '/v1/tools/{id}',
+  tags: ['tools'],
+  summary: "Replace a tool's metadata (fields left out are derived again)",
+  request: { params: idParams, body: jsonBody(updateBody) },
+  responses: { 200: jsonContent(registered, 'updated'), 400: invalidRequest, 404: problemResponse('no such tool') },
+});
 
-  router.openapi(routes.get, async (c) => {
-    const { id } = c.req.valid('param');
-    const row = await getToolRow(readDb, id);
-    if (!row) throw notFound(`no tool '${id}'`);
-    return c.json(row, 200);
-  });
+export const getRoute = defineRoute({
+  policy: 'read',
+  method: 'get',
+  path: '/v1/tools/{id}',
+  tags: ['tools'],
+  summary: 'One tool with its capability text',
+  request: { params: idParams },
+  responses: { 200: jsonContent(toolOut, 'the tool'), 404: problemResponse('no such tool') },
+});
 
-  router.openapi(routes.list, async (c) => {
-    const query = c.req.valid('query');
-    const page = await listToolRows(readDb, query);
-    return c.json({ tools: page.tools, total: page.total, limit: query.limit, offset: query.offset }, 200);
-  });
+export const listRoute = defineRoute({
+  policy: 'read',
+  method: 'get',
+  path: '/v1/tools',
+  tags: ['tools'],
+  summary: 'Tools, optionally of one catalog and/or whose id or name contains q',
+  request: { query: listQuery },
+  responses: { 200: jsonContent(z.object({ tools: z.array(toolOut), total: z.number(), limit: z.number(), offset: z.number() }), 'a page of tools') },
+});
 
-  router.openapi(routes.remove, async (c) => {
-    const { id } = c.req.valid('param');
-    if (!(await deleteTool(db, id))) throw notFound(`no tool '${id}'`);
-    return c.body(null, 204);
-  });
+export const removeRoute = defineRoute({
+  policy: 'write',
+  method: 'delete',
+  path: '/v1/tools/{id}',
+  tags: ['tools'],
+  summary: 'Remove a tool',
+  request: { params: idParams },
+  responses: { 204: { description: 'deleted' }, 404: problemResponse('no such tool') },
+});
 
-  router.openapi(routes.search, async (c) => {
-    const body = c.req.valid('json');
-    return c.json(await searchTools(readDb, embedder, body), 200);
-  });
+export const searchRoute = defineRoute({
+  policy: 'expensive-read',
+  method: 'post',
+  path: '/v1/tools/search',
+  tags: ['tools'],
+  summary: 'Rank tools for a request: similarity + complementarity with the request context, with explanations and a workflow',
+  request: { body: jsonBody(searchBody) },
+  responses: { 200: jsonContent(searchResponse, 'ranked tools'), 400: invalidRequest },
+});
 
-  // `/v1/tools:import` is one path segment with a colon, which Hono's path syntax reads as a parameter: it is
-  // routed with a pattern, and documented under its real path.
-  router.openAPIRegistry.registerPath(routes.import);
-  router.post('/v1/:op{tools:import}', async (c) => {
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      throw badRequest('the body is not valid JSON', [{ in: 'body', field: '(root)', message: 'invalid JSON' }]);
-    }
-    let records: ReturnType<typeof parseToolRecords>;
-    try {
-      records = parseToolRecords(body, 'request body');
-    } catch (error) {
-      if (error instanceof ToolImportError) throw badRequest(`${error.message}; nothing was imported`, [{ in: 'body', field: 'tools', message: error.message }]);
-      throw error;
-    }
-    const report = await importTools(db, embedder, records);
-    return c.json({ read: records.length, ...report }, 200);
-  });
+export const importRoute = defineRoute({
+  policy: 'expensive-write',
+  bodyLimit: 'import',
+  method: 'post',
+  path: '/v1/tools:import',
+  tags: ['tools'],
+  summary: 'Import a catalog of tool records in one transaction (upsert by id; ids owned by another catalog are skipped and listed)',
+  description: 'The body is a tool-record file: `{catalog, version, tools: [{id, name, description, ...}]}` or an array of records. `npm run tools:import` sends any catalog it reads this way while a service holds the embedded data directory.',
+  request: { body: jsonBody(toolRecordFile) },
+  responses: {
+    200: jsonContent(z.object({ read: z.number(), written: z.number(), skipped: z.array(z.object({ id: z.string(), ownedBy: z.string() })), ms: z.number() }), 'import report'),
+    400: problemResponse('invalid records; nothing was imported'),
+  },
+});
 
-  router.openapi(routes.plan, async (c) => {
-    const body = c.req.valid('json');
-    if (body.steps) {
-      const parsed = parseToolRequest(body.query, body.context ?? {});
-      const workflow = checkWorkflow(body.steps, parsed.context, await catalogSnapshot(readDb));
-      return c.json({ workflow, parsed: summarise(parsed), tools: [] }, 200);
-    }
-    return c.json(await planWorkflow(readDb, embedder, body), 200);
-  });
-
-  return router;
-}
+export const planRoute = defineRoute({
+  policy: 'expensive-read',
+  method: 'post',
+  path: '/v1/workflows/plan',
+  tags: ['tools'],
+  summary: 'An ordered, checked chain of tools for a (multi-step) request, or a check of a given chain',
+  request: { body: jsonBody(planBody) },
+  responses: {
+    200: jsonContent(
+      z.object({ workflow: WorkflowSchema, parsed: ParsedSchema, tools: z.array(ToolHitSchema), clarification: clarificationSchema.optional(), memory: MemoryUsedSchema.optional(), degraded: degradedSchema.optional() }),
+      'the chain',
+    ),
+    400: invalidRequest,
+  },
+});

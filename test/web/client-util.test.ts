@@ -19,7 +19,8 @@ import {
   searchAreas,
   spatialScore,
 } from '../../src/web/static/util.js';
-import { readTileSettings, webRoutes } from '../../src/web/web.routes.ts';
+import { readTileSettings } from '../../src/web/web.handlers.ts';
+import { webRouter } from '../../src/web/web.index.ts';
 
 const point = (lon: number, lat: number) => ({ type: 'Point', coordinates: [lon, lat] });
 const ref = (id: string, geometry: { type: string; coordinates: unknown }) => ({ type: 'Feature', geometry, properties: { ref: id } });
@@ -189,7 +190,7 @@ describe('MAP_TILE_URL', () => {
     });
     expect(readTileSettings({ MAP_TILE_URL: 'https://{s}.tiles.example/{z}/{x}/{y}.png' })!.cspSource).toBe('https:');
     // The page route needs no database.
-    const routes = webRoutes({ db: undefined as never, env: { MAP_TILE_URL: 'http://tiles.internal:8080/{z}/{x}/{y}.png' } });
+    const routes = webRouter({ db: undefined as never, env: { MAP_TILE_URL: 'http://tiles.internal:8080/{z}/{x}/{y}.png' } });
     const page = await routes.request('/');
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("img-src 'self' data: http://tiles.internal:8080");
