@@ -20,11 +20,13 @@ export interface Problem {
 }
 
 /** A bare app with the defences and stand-ins for the real routes; each answers 200 after `handlerDelayMs`. */
-export function testApp(overrides: Partial<SecurityOptions> = {}, handlerDelayMs = 0) {
+/** `handlerWork`: how long each handler works, in ms, or a promise it waits for (the test decides when work ends). */
+export function testApp(overrides: Partial<SecurityOptions> = {}, handlerWork: number | Promise<unknown> = 0) {
   const app = createRouter();
   installSecurity(app, { ...DEFAULT_SECURITY, ...overrides });
   const ok = async (c: { json: (b: unknown) => Response; req: { raw: Request } }) => {
-    if (handlerDelayMs) await new Promise((r) => setTimeout(r, handlerDelayMs));
+    if (typeof handlerWork !== 'number') await handlerWork;
+    else if (handlerWork) await new Promise((r) => setTimeout(r, handlerWork));
     return c.json({ ok: true });
   };
   app.post('/v1/ask', ok);
