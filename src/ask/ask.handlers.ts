@@ -4,8 +4,8 @@ import type { AppRouteHandler } from '../http/openapi-app.ts';
 import type { Logger } from '../log.ts';
 import type { LlmPlanner } from '../planning/llm-planner.ts';
 import type { LlmReranker } from '../ranking/llm-rerank.ts';
-import { asksForProcessing } from '../tools/request.ts';
-import { searchTools } from '../tools/search.ts';
+import { asksForProcessing } from '../tools/request/index.ts';
+import { searchTools } from '../tools/search/index.ts';
 import { ask } from './ask.ts';
 import type { askRoute } from './ask.routes.ts';
 

@@ -74,7 +74,7 @@ const searchBody = z
     k: z.number().int().min(1).max(50).optional(),
     context: contextSchema.optional(),
     catalogs: z.array(z.string().min(1).max(100)).max(20).optional(),
-    /** Scoring weights for experiments (defaults documented in src/tools/search.ts). */
+    /** Scoring weights for experiments (defaults documented in src/tools/search/). */
     weights: z
       .strictObject({
         alpha: z.number().min(0).max(10).optional(),
