@@ -5,13 +5,15 @@
  */
 import { poiConceptById } from '../lexicon/poi-concepts.ts';
 import type { BrandIndex } from './brands.ts';
-import { matchCues, matchTargets, QUALITY_CUES, referenceHeadConcept, type TargetResult } from './lexicon-match.ts';
+import { matchCues, matchTargets, referenceHeadConcept, type TargetResult } from './lexicon-match.ts';
+import { QUALITY_CUES } from '../lexicon/cues.ts';
 import type { RefMention, Relation, SpatialParse, SpecRelation } from './parse-types.ts';
 import { minPopulation } from './population.ts';
 import { SPATIAL_FUNCTIONS } from '../spatial/functions/index.ts';
 import type { SpatialFunctionSpec } from '../spatial/functions/spec.ts';
 import { K_MAX, ROUTE_REF, DISTANCE_MAX_M, DISTANCE_MIN_M, type Constraint, type LonLat, type Reference, type ReferenceKind, type SpatialPlan } from './plan.ts';
 import { classifyKindEn, classifyKindZh, safeHint, type GazetteerHint } from './references.ts';
+import { mergeSpans, semanticResidue } from './residue.ts';
 import { clamp, foldKey, type Span } from './text.ts';
 
 /** Defaults, in metres, for vague spatial words (conventions of the evaluation README and GeoQA literature). */
@@ -64,17 +66,6 @@ function refKey(r: RefMention): string {
   if (r.user) return 'user';
   if (r.point) return `pt:${r.point.lon.toFixed(5)},${r.point.lat.toFixed(5)}`;
   return foldKey(r.text).replace(/^(?:the|le|la|les|el|los|las|die|der|das)\s+/, '');
-}
-
-function mergeSpans(spans: Span[]): Span[] {
-  const sorted = spans.filter((s) => s.end > s.start).sort((a, b) => a.start - b.start);
-  const out: Span[] = [];
-  for (const s of sorted) {
-    const last = out[out.length - 1];
-    if (last && s.start <= last.end + 1) last.end = Math.max(last.end, s.end);
-    else out.push({ ...s });
-  }
-  return out;
 }
 
 export function assemble(input: AssembleInput): SpatialPlan {
@@ -431,28 +422,4 @@ function toConstraint(d: Draft): Constraint {
       // The fields come from the function's own spec (its `plan`); the plan is validated as a whole after.
       return { fn: d.of, ref: ref(d.slot), ...d.fields } as Constraint;
   }
-}
-
-const LEAD_EN =
-  /^(?:(?:please|hey|hi|hello|ok|okay|so|and|also|but|then|can\s+you|could\s+you|would\s+you|will\s+you|help\s+me(?:\s+to)?|i'?m\s+looking\s+for|i\s+am\s+looking\s+for|looking\s+for|i'?d\s+like(?:\s+to)?|i\s+would\s+like(?:\s+to)?|i\s+want(?:\s+to)?|i\s+need(?:\s+to)?|i\s+wanna|we\s+want(?:\s+to)?|we\s+need(?:\s+to)?|let\s+me\s+know|tell\s+me|show\s+me|find\s+me|give\s+me|get\s+me|find|show|list|search\s+for|look\s+for|recommend|suggest|which|what'?s|what\s+is|what\s+are|what|where'?s|where\s+is|where\s+are|where\s+can\s+(?:i|we)|where\s+to|where|how\s+about|are\s+there(?:\s+any)?|is\s+there(?:\s+an?|\s+any)?|anything|anywhere(?:\s+to)?|somewhere(?:\s+to)?|some\s*place(?:\s+to)?|any|the|a|an|there|are|is|can\s+(?:i|we)|i'?m|i\s+am|we'?re|i)(?![\p{L}\p{N}'])[\s,]*)+/iu;
-const TRAIL_EN =
-  /(?:[\s,]+(?:are|is|there|that|which|located|the|any|on|in|to|of|near|by|for|with|at|from|and|or|be|exist|found|available|please|a|an|do|does|you|know|here|one|along|near|nearby|around|within|inside|close|next|beside|between))+$/iu;
-const LEAD_ZH = /^(?:能到的|可以到的|能走到的|请问一下|请问|请帮我|帮我找|帮我|麻烦|你好|您好|我想要|我想|我要|我需要|想要|想找|找一下|找|查一下|查找|推荐一下|推荐|列出|有哪些|有什么|有没有|哪里有|哪儿有|附近有|是否有|有|的|在)+/u;
-const TRAIL_ZH = /(?:是哪一家|是哪家|是哪些|是什么|是哪个|在哪里|在哪儿|在哪|有哪些|有什么|有吗|有没有|吗|呢|呀|啊|哪些|哪家|哪个|是|有|的)+$/u;
-
-/** The question without its spatial phrases and request words: what to rank by. */
-function semanticResidue(text: string, spatial: Span[], lang: 'en' | 'zh'): string {
-  let rest = '';
-  let pos = 0;
-  for (const s of spatial) {
-    rest += text.slice(pos, s.start) + ' | ';
-    pos = s.end;
-  }
-  rest += text.slice(pos);
-  const parts = rest
-    .split(/[|.?!;。？！；,，、]+/u)
-    .map((p) => p.replace(/\s+/g, ' ').trim())
-    .map((p) => (lang === 'zh' ? p.replace(LEAD_ZH, '').replace(TRAIL_ZH, '') : p.replace(LEAD_EN, '').replace(TRAIL_EN, '')).trim())
-    .filter((p) => p.length > 0 && /[\p{L}\p{N}]/u.test(p));
-  return parts.join(lang === 'zh' ? '，' : ', ');
 }

@@ -5,7 +5,8 @@ import type { Database } from '../../../src/db/schema.ts';
 import { planOffline } from '../../../src/planning/offline-planner.ts';
 import type { SpatialPlan } from '../../../src/planning/plan.ts';
 import type { ResolvedReference } from '../../../src/spatial/resolve.ts';
-import { ALLOWED_SQL_FUNCTIONS, buildRetrievalQuery, expandedEnvelope, planarFrame, windowBoxes } from '../../../src/spatial/retrieve.ts';
+import { ALLOWED_SQL_FUNCTIONS, buildRetrievalQuery } from '../../../src/spatial/retrieve.ts';
+import { expandedEnvelope, planarFrame, windowBoxes } from '../../../src/spatial/windows.ts';
 
 // Compiles without a database: the SQL text is what matters here.
 const db = new Kysely<Database>({
