@@ -6,7 +6,8 @@
  */
 import { classifyKindEn, findCoordinates, safeHint, type GazetteerHint } from './references.ts';
 import { isTargetPhrase } from './lexicon-match.ts';
-import type { RefMention, SpatialParse, Vague } from './parse-types.ts';
+import type { RefMention, Relation, SpatialParse, Vague } from './parse-types.ts';
+import { markNegations, nextGroup } from './relation-logic.ts';
 import type { Bearing } from './plan.ts';
 import { EN_NUMBER_WORDS, overlapsAny, parseEnNumber, type Span } from './text.ts';
 import { EnglishPhrases, ROUTE_WORD_RE, type Strength } from './grammar-en-phrases.ts';
@@ -32,6 +33,8 @@ export class EnglishGrammar extends EnglishPhrases {
     this.userPhrases();
     this.nearest();
     this.proximity();
+    this.outside();
+    this.awayFrom();
     this.alongRoute();
     this.along();
     this.intersects();
@@ -39,8 +42,10 @@ export class EnglishGrammar extends EnglishPhrases {
     this.onStreet();
     this.at();
     this.looseCoordinates();
+    this.alternatives();
     this.trailingContext();
     this.bareName();
+    markNegations(this.out, this.f, 'en');
     return this.out;
   }
 
@@ -228,6 +233,53 @@ export class EnglishGrammar extends EnglishPhrases {
     // A bare "nearby" / "close by" at the end of a clause: around the asker.
     for (const m of this.matchAllAt(/(?<![\p{L}\p{N}])(?:nearby|near\s+by|close\s+by|closeby|around)(?=\s*(?:[.?!,;]|$))/gu)) {
       this.softUser(m.index, m.index + m[0].length);
+    }
+  }
+
+  /** "outside X", "outside of X": not inside it ("just outside X" is next to it, see proximity). */
+  protected outside(): void {
+    for (const m of this.matchAllAt(/(?<![\p{L}\p{N}])outside(?:\s+of)?\s+/gu)) {
+      const ref = this.extractRef(m.index + m[0].length, { strength: 'strong' });
+      if (!ref || ref.user) continue;
+      this.addRelation({ fn: 'inside', ref, negated: true, spans: [{ start: m.index, end: ref.end }] });
+    }
+  }
+
+  /** "away from X", "far from X": not near it. */
+  protected awayFrom(): void {
+    for (const m of this.matchAllAt(/(?<![\p{L}\p{N}])(?:(?:well|far)\s+)?(?:away|far)\s+from\s+/gu)) {
+      const ref = this.extractRef(m.index + m[0].length, { strength: 'strong' });
+      if (!ref || ref.user) continue;
+      // "not far away from X" is near it: the "not" is part of the phrase.
+      const not = /(?<![\p{L}\p{N}])not\s+(?:too\s+|so\s+|that\s+|very\s+)?$/u.exec(this.f.slice(Math.max(0, m.index - 20), m.index));
+      if (not) this.addRelation({ fn: 'within_distance', ref, vague: 'near', spans: [{ start: m.index - not[0].length, end: ref.end }] });
+      else this.addRelation({ fn: 'within_distance', ref, vague: 'near', negated: true, spans: [{ start: m.index, end: ref.end }] });
+    }
+  }
+
+  /**
+   * "near X or Y", "in X or in Y", "within 300 m of X, or Y": the same relation to either place. A phrase
+   * already found after the "or" joins the group; otherwise the place after it is read with the relation.
+   */
+  protected alternatives(): void {
+    const link = /^\s*,?\s*(?:or|or\s+else|and\/or)\s+/u;
+    const relations = [...this.out.relations];
+    for (const r of relations) {
+      if (!('ref' in r) || !r.ref || r.ref.user || r.fn === 'nearest') continue;
+      const or = link.exec(this.f.slice(r.ref.end));
+      if (!or) continue;
+      const after = r.ref.end + or[0].length;
+      const group = r.group ?? nextGroup(this.out);
+      const next = this.out.relations.find((x) => x !== r && x.fn === r.fn && x.spans.some((s) => s.start === after));
+      if (next) {
+        r.group = group;
+        next.group = group;
+        continue;
+      }
+      const ref = this.extractRef(after, { strength: 'strong', ...(r.fn === 'along' ? { streetOnly: true } : {}) });
+      if (!ref || ref.user) continue;
+      r.group = group;
+      this.addRelation({ ...r, ref, group, spans: [{ start: r.ref.end, end: ref.end }] } as Relation);
     }
   }
 

@@ -5,6 +5,7 @@ import { toVectorLiteral } from '../embedding/space.ts';
 import type { Constraint, SpatialPlan } from '../planning/plan.ts';
 import { hasTargets, ROUTE_REF } from '../planning/plan.ts';
 import { isClosestK, SPATIAL_FUNCTIONS, specOf } from './functions/index.ts';
+import { clauseSatisfiedSql, clausesOf } from './functions/logic.ts';
 import { NEAREST_WINDOW_M } from './functions/nearest.ts';
 import { poiConceptById } from '../lexicon/poi-concepts.ts';
 import type { ConstraintSql, PlanarFrame } from './functions/spec.ts';
@@ -114,6 +115,11 @@ function constraintGeometry(c: Constraint, refs: Map<string, ResolvedReference>,
   return refs.get(c.ref)!.geometry;
 }
 
+/** The geometry of a clause: its constraint's, or its alternatives' together (the pools are ordered by distance to any). */
+function clauseGeometry(members: GeoJsonGeometry[]): GeoJsonGeometry {
+  return members.length === 1 ? members[0]! : ({ type: 'GeometryCollection', geometries: members } as unknown as GeoJsonGeometry);
+}
+
 /** Metres from the constraint's geometry within which candidates are fetched (the reach plus near misses). */
 function windowReach(c: Constraint, nearestM = NEAREST_WINDOW_M): number {
   return c.fn === 'nearest' ? Math.max(nearestM, specOf(c).windowReach(c)) : specOf(c).windowReach(c);
@@ -199,18 +205,23 @@ export function buildRetrievalQuery(input: RetrieveInput) {
   const refs = new Map(input.references.map((r) => [r.id, r]));
   const geometries = plan.constraints.map((c) => constraintGeometry(c, refs, plan));
   const nearestM = nearestWindow(plan);
-  const windows = plan.constraints.map((c, i) => windowBoxes(geometries[i]!, windowReach(c, nearestM)));
-  const semanticWindows = plan.constraints.map((c, i) => windowBoxes(geometries[i]!, specOf(c).semanticReach(c)));
+  const constraintWindows = plan.constraints.map((c, i) => windowBoxes(geometries[i]!, windowReach(c, nearestM)));
+  // The window is that of the clauses that hold positively (a group's: the union of its alternatives'); a
+  // negated clause only removes places from it.
+  const clauses = clausesOf(plan.constraints).filter((k) => !k.negated);
+  const windows = clauses.map((k) => k.members.flatMap((i) => constraintWindows[i]!));
+  const semanticWindows = clauses.map((k) => k.members.flatMap((i) => windowBoxes(geometries[i]!, specOf(plan.constraints[i]!).semanticReach(plan.constraints[i]!))));
   const driver = windows.reduce((best, w, i) => (boxArea(w) < boxArea(windows[best]!) ? i : best), 0);
-  const frame = planarFrame(windows.flat());
+  const frame = planarFrame(constraintWindows.flat());
   const compiled = plan.constraints.map((c, i) => compileConstraint(c, geometries[i]!, frame));
+  const driverGeometry = clauseGeometry(clauses[driver]!.members.map((i) => geometries[i]!));
   const referencePlaceIds = input.references.flatMap((r) => (r.match?.placeId ? [r.match.placeId] : []));
   const referenceNames = input.references.flatMap((r) => (r.match ? [r.match.name] : []));
   const tagMatch = tagMatchSql(plan);
   const hasNearest = plan.constraints.some(isClosestK);
-  const near = geometryParam(geometries[driver]!);
-  const driverIsLine = lineParts(geometries[driver]!).length > 0;
-  const driverIsArea = isArea(geometries[driver]!);
+  const near = geometryParam(driverGeometry);
+  const driverIsLine = lineParts(driverGeometry).length > 0;
+  const driverIsArea = isArea(driverGeometry);
   // For ordering pools only (the measured distances use the exact geometry): a line or an outline simplified
   // within ORDER_TOLERANCE_DEG (about 1 m), folded to a constant when PostgreSQL plans the query. The cost of a
   // distance grows with the reference's vertices: Park Avenue's 289 become 99, and ordering its corridor's
@@ -240,8 +251,10 @@ export function buildRetrievalQuery(input: RetrieveInput) {
   const candidate = sql<boolean>`p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'${noCountries}${populous}
         AND NOT (p.id = ANY(${referencePlaceIds}::bigint[])) AND NOT (p.name = ANY(${referenceNames}::text[]))${inShards}`;
   const d = (i: number) => sql<number>`m.distances[${sql.raw(String(i + 1))}]`;
-  const measuredInWindow = sql.join(plan.constraints.map((c, i) => sql`${d(i)} <= ${windowReach(c, nearestM)}`), sql` AND `);
-  const allSatisfied = sql.join(compiled.map((c, i) => c.satisfied(d(i))), sql` AND `);
+  const inReach = (i: number) => sql<boolean>`${d(i)} <= ${windowReach(plan.constraints[i]!, nearestM)}`;
+  const measuredInWindow = sql.join(clauses.map((k) => (k.members.length === 1 ? inReach(k.members[0]!) : sql`(${sql.join(k.members.map(inReach), sql` OR `)})`)), sql` AND `);
+  const satisfied = clauseSatisfiedSql(plan.constraints, compiled.map((c, i) => c.satisfied(d(i))));
+  const allSatisfied = sql.join(satisfied, sql` AND `);
   const order = hasNearest
     ? sql`tag_match DESC, d0 ASC`
     : sql`(${allSatisfied}) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC`;
@@ -317,7 +330,7 @@ export function buildRetrievalQuery(input: RetrieveInput) {
     ), candidates AS (
       SELECT p.id, p.source_id, p.name, p.category, ${description} AS description, p.geom,
              m.distances, m.distances[1] AS d0,
-             ARRAY[${sql.join(compiled.map((c, i) => c.satisfied(d(i))))}]::boolean[] AS satisfied,
+             ARRAY[${sql.join(satisfied)}]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              ${similarity(input.semanticVector)} AS sem_sim,
              ${similarity(input.spatialVector)} AS spa_sim
