@@ -168,3 +168,20 @@ describe('windows', () => {
     expect(planarFrame([expandedEnvelope({ type: 'Point', coordinates: [-73.98, 40.75] }, 20_000)])).toBeNull();
   });
 });
+
+describe('plan compiler: negation and alternatives', () => {
+  it('negates a function\'s own test and keeps the negated reference out of the window', () => {
+    const { sql: text } = compile(planOffline('tapas bars within 300 m of the Flatiron Building but not in Gramercy'));
+    expect(text).toMatch(/\(NOT coalesce\(ST_Intersects\(ST_PointOnSurface\(p\.geom\), ST_SetSRID/);
+    // The window checks the positive constraint's reach only.
+    expect(text).toMatch(/WHERE m\.distances\[1\] <= \$\d+\s+ORDER BY/);
+    expect(text).not.toMatch(/m\.distances\[2\] <= /);
+    expect(functionsIn(text).every((f) => allowed.has(f))).toBe(true);
+  });
+
+  it('ORs the alternatives of a group, in the window and in the test', () => {
+    const { sql: text } = compile(planOffline('opticians within 250 m of Hudson Yards or the Javits Center'));
+    expect(text).toMatch(/\(m\.distances\[1\] <= \$\d+ OR m\.distances\[2\] <= \$\d+\)/);
+    expect(text).toMatch(/\(coalesce\(\(m\.distances\[1\] <= \$\d+\), false\) OR coalesce\(\(m\.distances\[2\] <= \$\d+\), false\)\)/);
+  });
+});
