@@ -143,9 +143,13 @@ export function rankCandidates(
   const front = paretoFront(scored.map((c) => [c.spatial, c.scores.semantic] as const));
   scored.forEach((c, i) => (c.pareto = use.paretoTradeOff && front.has(i)));
   const holdsAll = (c: RankedCandidate) => !use.sparse || c.satisfied.every(Boolean);
+  // "The k closest": those that hold are listed nearest first, as asked; the trade-off orders the rest.
+  const closest = use.sparse && plan.constraints.some(isClosestK);
+  const byDistance = (a: RankedCandidate, b: RankedCandidate) => (closest && holdsAll(a) && holdsAll(b) ? a.distanceM - b.distanceM : 0);
   return scored.sort(
     (a, b) =>
       Number(holdsAll(b)) - Number(holdsAll(a)) ||
+      byDistance(a, b) ||
       Number(b.pareto) - Number(a.pareto) ||
       b.scores.hybrid - a.scores.hybrid ||
       a.distanceM - b.distanceM,
