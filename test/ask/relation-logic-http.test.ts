@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testMode } from '../helpers/database.ts';
 import { hasNycData, NO_NYC_DATA } from '../helpers/data.ts';
-import { startTestService, type TestService } from '../helpers/service.ts';
+import { askOffline, startTestService, type TestService } from '../helpers/service.ts';
 
 interface AskResponse {
   answer: string;
@@ -15,20 +15,10 @@ interface AskResponse {
 
 describe.skipIf(!hasNycData)(`negation and alternatives through POST /v1/ask on the Midtown data (${testMode} mode)`, () => {
   let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService({}, { fixture: 'nyc' });
-  });
+  beforeAll(async () => (service = await startTestService({}, { fixture: 'nyc' })));
   afterAll(async () => service?.stop());
 
-  async function ask(question: string, k = 20): Promise<AskResponse> {
-    const res = await fetch(`${service.url}/v1/ask`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ question, k, planner: 'offline' }),
-    });
-    expect(res.status).toBe(200);
-    return (await res.json()) as AskResponse;
-  }
+  const ask = (question: string, k = 20) => askOffline<AskResponse>(service, question, k);
 
   const geometryOf = (body: AskResponse, ref: string) => {
     const f = body.reference.features.find((x) => x.properties.ref === ref);
