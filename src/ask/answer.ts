@@ -1,6 +1,7 @@
-import { hasTargets, type SpatialPlan } from '../planning/plan.ts';
+import { hasTargets, type Constraint, type SpatialPlan } from '../planning/plan.ts';
 import type { RankedCandidate } from '../ranking/rank.ts';
-import { placeLabel } from '../spatial/functions/labels.ts';
+import { negatedPlaceLabel, placeLabel } from '../spatial/functions/labels.ts';
+import { clausesOf } from '../spatial/functions/logic.ts';
 import type { ResolvedReference } from '../spatial/resolve.ts';
 import { normalizeName } from '../spatial/names.ts';
 
@@ -11,15 +12,27 @@ function distanceText(m: number, lang: 'en' | 'zh'): string {
 
 /** Why a candidate is here, in words: its kind, where it is relative to the reference, what matched. */
 export function explainCandidate(c: RankedCandidate, plan: SpatialPlan, refs: ResolvedReference[], tags: Record<string, string>): string {
-  // distanceM is measured to the first constraint's geometry: name that one (a reference, or the route).
-  const first = plan.constraints[0];
-  const ref = first && 'ref' in first ? refs.find((r) => r.id === first.ref) : undefined;
-  const from = ref ? (ref.match?.name ?? ref.text) : first ? 'the route' : undefined;
+  // distanceM is measured to the first clause that holds positively (its nearest alternative): name that one.
+  const clauses = clausesOf(plan.constraints);
+  const firstClause = clauses.find((k) => !k.negated);
+  const at = firstClause ? firstClause.members.reduce((best, j) => ((c.distances[j] ?? 0) < (c.distances[best] ?? 0) ? j : best)) : 0;
+  const first = plan.constraints[at];
+  const nameOf = (k: Constraint): string | undefined => {
+    const ref = 'ref' in k ? refs.find((r) => r.id === k.ref) : undefined;
+    return ref ? (ref.match?.name ?? ref.text) : 'the route';
+  };
+  const from = first ? nameOf(first) : undefined;
   const parts = [c.category ? c.category.replace(/_/g, ' ') : 'place'];
   if (first && from) {
     // Said as its function says it when the candidate satisfies it ("inside X"), else by the distance.
     const distance = distanceText(c.distanceM, 'en');
-    parts.push(c.satisfied[0] ? placeLabel(first, 'en', { distance, ref: from }) : `${distance} from ${from}`);
+    parts.push(c.satisfied[at] ? placeLabel(first, 'en', { distance, ref: from }) : `${distance} from ${from}`);
+  }
+  // What the candidate is not ("outside Chelsea"), when it holds.
+  for (const k of clauses) {
+    const j = k.members[0]!;
+    const negated = plan.constraints[j]!;
+    if (k.negated && c.satisfied[j]) parts.push(negatedPlaceLabel(negated, 'en', { distance: distanceText(c.distances[j] ?? 0, 'en'), ref: nameOf(negated) ?? '' }));
   }
   if (!c.satisfied.every(Boolean)) parts.push('just outside the requested area');
   if (c.tagMatch && plan.targets.text) parts.push(`matches "${plan.targets.text}"`);

@@ -5,46 +5,17 @@
  */
 import { poiConceptById } from '../lexicon/poi-concepts.ts';
 import type { BrandIndex } from './brands.ts';
-import { matchCues, matchTargets, QUALITY_CUES, referenceHeadConcept, type TargetResult } from './lexicon-match.ts';
+import { matchCues, matchTargets, referenceHeadConcept, type TargetResult } from './lexicon-match.ts';
+import { QUALITY_CUES } from '../lexicon/cues.ts';
 import type { RefMention, Relation, SpatialParse, SpecRelation } from './parse-types.ts';
 import { minPopulation } from './population.ts';
 import { SPATIAL_FUNCTIONS } from '../spatial/functions/index.ts';
 import type { SpatialFunctionSpec } from '../spatial/functions/spec.ts';
-import { K_MAX, ROUTE_REF, DISTANCE_MAX_M, DISTANCE_MIN_M, type Constraint, type LonLat, type Reference, type ReferenceKind, type SpatialPlan } from './plan.ts';
+import { K_MAX, DISTANCE_MAX_M, type Constraint, type LonLat, type Reference, type ReferenceKind, type SpatialPlan } from './plan.ts';
 import { classifyKindEn, classifyKindZh, safeHint, type GazetteerHint } from './references.ts';
+import { mergeSpans, semanticResidue } from './residue.ts';
 import { clamp, foldKey, type Span } from './text.ts';
-
-/** Defaults, in metres, for vague spatial words (conventions of the evaluation README and GeoQA literature). */
-export const DEFAULTS = {
-  nearPoiM: 500,
-  nearCityM: 5000,
-  adjacentM: 100,
-  atM: 100,
-  walkingDistanceM: 800,
-  alongStreetM: 100,
-  nearStreetM: 200,
-  routeBufferM: 200,
-  betweenBufferM: 200,
-  pluralNearestK: 3,
-} as const;
-
-interface Slot {
-  key: string;
-  mention: RefMention;
-  kind?: ReferenceKind;
-  order: number;
-  id?: string;
-}
-
-type Draft =
-  | { fn: 'within_distance'; slot: Slot; distanceM: number }
-  | { fn: 'inside'; slot: Slot }
-  | { fn: 'along'; slot: Slot | 'route'; bufferM: number }
-  | { fn: 'nearest'; slot: Slot | 'route'; k: number }
-  | { fn: 'between'; slots: [Slot, Slot]; bufferM: number }
-  | { fn: 'intersects'; slot: Slot }
-  /** Completed by the function's spec (see SpecRelation). */
-  | { fn: 'spec'; of: SpecRelation['fn']; slot: Slot; fields: Record<string, unknown> };
+import { DEFAULTS, groupIds, round, surroundNegations, toConstraint, type Draft, type Slot } from './drafts.ts';
 
 export interface AssembleInput {
   text: string;
@@ -58,23 +29,11 @@ export interface AssembleInput {
   notes: string[];
 }
 
-const round = (n: number): number => Math.round(clamp(n, DISTANCE_MIN_M, DISTANCE_MAX_M));
 
 function refKey(r: RefMention): string {
   if (r.user) return 'user';
   if (r.point) return `pt:${r.point.lon.toFixed(5)},${r.point.lat.toFixed(5)}`;
   return foldKey(r.text).replace(/^(?:the|le|la|les|el|los|las|die|der|das)\s+/, '');
-}
-
-function mergeSpans(spans: Span[]): Span[] {
-  const sorted = spans.filter((s) => s.end > s.start).sort((a, b) => a.start - b.start);
-  const out: Span[] = [];
-  for (const s of sorted) {
-    const last = out[out.length - 1];
-    if (last && s.start <= last.end + 1) last.end = Math.max(last.end, s.end);
-    else out.push({ ...s });
-  }
-  return out;
 }
 
 export function assemble(input: AssembleInput): SpatialPlan {
@@ -123,7 +82,7 @@ export function assemble(input: AssembleInput): SpatialPlan {
   let routeBuffer: number | undefined;
   let wantsRoute = false;
 
-  for (const r of relations) {
+  const addDrafts = (r: Relation): void => {
     if ('said' in r) {
       const slot = slotFor(r.ref);
       if (r.distanceNote) notes.push(r.distanceNote);
@@ -132,12 +91,12 @@ export function assemble(input: AssembleInput): SpatialPlan {
       const planned = spec.plan?.(r.said, { ref: slot.mention.text, nearM: round(nearRadius), metres: round });
       if (!planned) {
         notes.push(`${r.fn} of "${slot.mention.text}": not enough said, ignored`);
-        continue;
+        return;
       }
       const d: Draft = { fn: 'spec', of: r.fn, slot, fields: { ...planned.fields } };
       drafts.push(d);
       if (planned.defaulted) vagueDraft.set(d, planned.defaulted);
-      continue;
+      return;
     }
     switch (r.fn) {
       case 'within_distance': {
@@ -210,6 +169,15 @@ export function assemble(input: AssembleInput): SpatialPlan {
       case 'nearest':
         break; // resolved once every other anchor is known
     }
+  };
+  for (const r of relations) {
+    const from = drafts.length;
+    addDrafts(r);
+    // Negation and alternatives pass from the relation to what it became.
+    for (const d of drafts.slice(from)) {
+      if (r.negated) d.negated = true;
+      if (r.group !== undefined) d.group = r.group;
+    }
   }
 
   let route: SpatialPlan['route'];
@@ -237,7 +205,7 @@ export function assemble(input: AssembleInput): SpatialPlan {
     if (r.fn !== 'nearest') continue;
     let anchor: Slot | 'route' | undefined = r.ref ? slotFor(r.ref) : undefined;
     if (!anchor) {
-      const other = drafts.find((d) => d.fn !== 'between' && d.slot !== 'route');
+      const other = drafts.find((d) => d.fn !== 'between' && d.slot !== 'route' && !d.negated);
       anchor = other && other.fn !== 'between' ? other.slot : routeDraft ? 'route' : undefined;
     }
     anchor ??= slotFor({ text: 'my location', start: 0, end: 0, kind: 'coordinates', user: 'explicit' });
@@ -282,12 +250,14 @@ export function assemble(input: AssembleInput): SpatialPlan {
   // "the closest café near X": the nearest constraint already answers; a default radius would only cut results.
   const nearestSlots = new Set(drafts.filter((d) => d.fn === 'nearest').map((d) => (d.fn === 'nearest' ? d.slot : undefined)));
   for (const [d, why] of vagueDraft) {
-    if (d.fn === 'within_distance' && nearestSlots.has(d.slot)) {
+    if (d.fn === 'within_distance' && !d.negated && nearestSlots.has(d.slot)) {
       drafts.splice(drafts.indexOf(d), 1);
       vagueDraft.delete(d);
       notes.push(`nearest to "${d.slot.mention.text}": vague radius dropped`);
     } else notes.push(why);
   }
+
+  surroundNegations(drafts, notes);
 
   let implicitUser = false;
   if (drafts.length === 0) {
@@ -317,8 +287,10 @@ export function assemble(input: AssembleInput): SpatialPlan {
 
   const constraints: Constraint[] = [];
   const seen = new Set<string>();
-  for (const d of drafts) {
-    const c = toConstraint(d);
+  const groups = groupIds(drafts);
+  // Negated constraints last: the first positive one is what answers measure their distance to.
+  for (const d of [...drafts].sort((a, b) => Number(a.negated ?? false) - Number(b.negated ?? false))) {
+    const c = toConstraint(d, groups);
     const key = JSON.stringify(c);
     if (!seen.has(key)) {
       seen.add(key);
@@ -412,47 +384,3 @@ function toReference(s: Slot, near: LonLat | undefined): Reference {
   };
 }
 
-function toConstraint(d: Draft): Constraint {
-  const ref = (s: Slot | 'route'): string => (s === 'route' ? ROUTE_REF : s.id!);
-  switch (d.fn) {
-    case 'within_distance':
-      return { fn: 'within_distance', ref: ref(d.slot), distanceM: d.distanceM };
-    case 'inside':
-      return { fn: 'inside', ref: ref(d.slot) };
-    case 'along':
-      return { fn: 'along', ref: ref(d.slot), bufferM: d.bufferM };
-    case 'nearest':
-      return { fn: 'nearest', ref: ref(d.slot), k: d.k };
-    case 'between':
-      return { fn: 'between', refs: [ref(d.slots[0]), ref(d.slots[1])], bufferM: d.bufferM };
-    case 'intersects':
-      return { fn: 'intersects', ref: ref(d.slot) };
-    case 'spec':
-      // The fields come from the function's own spec (its `plan`); the plan is validated as a whole after.
-      return { fn: d.of, ref: ref(d.slot), ...d.fields } as Constraint;
-  }
-}
-
-const LEAD_EN =
-  /^(?:(?:please|hey|hi|hello|ok|okay|so|and|also|but|then|can\s+you|could\s+you|would\s+you|will\s+you|help\s+me(?:\s+to)?|i'?m\s+looking\s+for|i\s+am\s+looking\s+for|looking\s+for|i'?d\s+like(?:\s+to)?|i\s+would\s+like(?:\s+to)?|i\s+want(?:\s+to)?|i\s+need(?:\s+to)?|i\s+wanna|we\s+want(?:\s+to)?|we\s+need(?:\s+to)?|let\s+me\s+know|tell\s+me|show\s+me|find\s+me|give\s+me|get\s+me|find|show|list|search\s+for|look\s+for|recommend|suggest|which|what'?s|what\s+is|what\s+are|what|where'?s|where\s+is|where\s+are|where\s+can\s+(?:i|we)|where\s+to|where|how\s+about|are\s+there(?:\s+any)?|is\s+there(?:\s+an?|\s+any)?|anything|anywhere(?:\s+to)?|somewhere(?:\s+to)?|some\s*place(?:\s+to)?|any|the|a|an|there|are|is|can\s+(?:i|we)|i'?m|i\s+am|we'?re|i)(?![\p{L}\p{N}'])[\s,]*)+/iu;
-const TRAIL_EN =
-  /(?:[\s,]+(?:are|is|there|that|which|located|the|any|on|in|to|of|near|by|for|with|at|from|and|or|be|exist|found|available|please|a|an|do|does|you|know|here|one|along|near|nearby|around|within|inside|close|next|beside|between))+$/iu;
-const LEAD_ZH = /^(?:能到的|可以到的|能走到的|请问一下|请问|请帮我|帮我找|帮我|麻烦|你好|您好|我想要|我想|我要|我需要|想要|想找|找一下|找|查一下|查找|推荐一下|推荐|列出|有哪些|有什么|有没有|哪里有|哪儿有|附近有|是否有|有|的|在)+/u;
-const TRAIL_ZH = /(?:是哪一家|是哪家|是哪些|是什么|是哪个|在哪里|在哪儿|在哪|有哪些|有什么|有吗|有没有|吗|呢|呀|啊|哪些|哪家|哪个|是|有|的)+$/u;
-
-/** The question without its spatial phrases and request words: what to rank by. */
-function semanticResidue(text: string, spatial: Span[], lang: 'en' | 'zh'): string {
-  let rest = '';
-  let pos = 0;
-  for (const s of spatial) {
-    rest += text.slice(pos, s.start) + ' | ';
-    pos = s.end;
-  }
-  rest += text.slice(pos);
-  const parts = rest
-    .split(/[|.?!;。？！；,，、]+/u)
-    .map((p) => p.replace(/\s+/g, ' ').trim())
-    .map((p) => (lang === 'zh' ? p.replace(LEAD_ZH, '').replace(TRAIL_ZH, '') : p.replace(LEAD_EN, '').replace(TRAIL_EN, '')).trim())
-    .filter((p) => p.length > 0 && /[\p{L}\p{N}]/u.test(p));
-  return parts.join(lang === 'zh' ? '，' : ', ');
-}

@@ -1,76 +1,18 @@
 /**
  * English spatial grammar: finds spatial phrases (distance + reference, near, in, along, from-to, between,
- * nearest, crossing, at a corner) and the reference phrases they govern.
- *
- * Reference phrases are delimited by capitalisation when the question uses it ("near Lincoln Center
- * that is open late" -> "Lincoln Center"), otherwise by stop words. Phrases are found left to right per
- * construction, most specific construction first; a span once used is not reused by a weaker one.
+ * nearest, crossing, at a corner, directions) and the reference phrases they govern (grammar-en-phrases.ts).
+ * Phrases are found left to right per construction, most specific construction first; a span once used is not
+ * reused by a weaker one.
  */
-import { coordinatesAt, classifyKindEn, findCoordinates, safeHint, PLACE_TAIL, AREA_GENERIC_TAIL, LANDMARK_LAST, type GazetteerHint } from './references.ts';
-import { isSingleWordTarget, isTargetPhrase } from './lexicon-match.ts';
-import { emptyParse, type RefMention, type Relation, type SpatialParse, type Vague } from './parse-types.ts';
+import { classifyKindEn, findCoordinates, safeHint, type GazetteerHint } from './references.ts';
+import { isTargetPhrase } from './lexicon-match.ts';
+import type { RefMention, Relation, SpatialParse, Vague } from './parse-types.ts';
+import { markNegations, nextGroup } from './relation-logic.ts';
 import type { Bearing } from './plan.ts';
-import { EN_NUMBER_WORDS, findEnDistances, foldAligned, insideAny, overlapsAny, parseEnNumber, type DistanceMention, type Span } from './text.ts';
+import { EN_NUMBER_WORDS, overlapsAny, parseEnNumber, type Span } from './text.ts';
+import { EnglishPhrases, ROUTE_WORD_RE, type Strength } from './grammar-en-phrases.ts';
 
-interface Tok extends Span {
-  text: string;
-  low: string;
-  word: boolean;
-}
-
-type Strength = 'strong' | 'weak';
-interface RefOpts {
-  strength: Strength;
-  /** "and" ends the phrase ("between A and B"). */
-  stopAnd?: boolean;
-  /** Only a street is acceptable ("on X", "down X"). */
-  streetOnly?: boolean;
-}
-
-/** Words that end a lower-case reference phrase. */
-const STOP = new Set([
-  'and', 'or', 'but', 'nor', 'so', 'yet', 'that', 'which', 'who', 'whom', 'whose', 'where', 'when', 'while', 'why', 'how',
-  'what', 'with', 'without', 'for', 'to', 'from', 'within', 'near', 'nearby', 'around', 'along', 'alongside', 'inside',
-  'in', 'into', 'on', 'at', 'by', 'between', 'not', 'because', 'if', 'than', 'then', 'after', 'before', 'during',
-  'until', 'till', 'via', 'through', 'across', 'past', 'like', 'such', 'as', 'also', 'too', 'only', 'just', 'either',
-  'open', 'opened', 'opens', 'serving', 'serves', 'selling', 'sells', 'offering', 'offers', 'having', 'has', 'have',
-  'had', 'is', 'are', 'was', 'were', 'be', 'been', 'do', 'does', 'did', 'can', 'could', 'should', 'would', 'will',
-  'may', 'might', 'must', 'shall', 'please', 'today', 'tonight', 'tomorrow', 'now', 'right', 'this', 'these', 'those',
-  'i', 'we', 'you', 'they', 'it', 'he', 'she', 'me', 'us', 'them', 'let', 'lets', 'thanks', 'thank', 'any', 'some',
-  'closest', 'nearest', 'close', 'walking', 'walk', 'driving', 'drive', 'under', 'over', 'about', 'up', 'down', 'off',
-  'towards', 'toward', 'there', 'here', 'again', 'more', 'less', 'most', 'least', 'very', 'really', 'quite', 'ok', 'okay',
-  'asap', 'soon', 'later', 'tho', 'though', 'pls', 'plz', 'either', 'neither', 'both', 'all', 'each', 'every',
-]);
-/** Lower-case words allowed inside a capitalised name ("Statue of Liberty", "Rue de la Paix"). */
-const NAME_CONNECTORS = new Set(['of', 'the', 'de', 'del', 'della', 'di', 'da', 'do', 'dos', 'das', 'du', 'des', 'la', 'le', 'les', 'van', 'von', 'der', 'den', 'y', 'e', 'et', 'upon', 'am', 'im', 'sur', 'sous', 'al', 'el']);
-/** Capitalised words that are not names ("I", a sentence-initial question word). */
-const CAP_STOP = new Set(["i", "i'm", "i'd", "i'll", "i've", 'which', 'what', 'where', 'who', 'how', 'why', 'when', 'is', 'are', 'can', 'could', 'please', 'any', 'anything', 'also', 'and', 'or', 'thanks', 'ok']);
-/** Abbreviations that keep their period inside a name ("St. Patrick's Cathedral", "W. 34th St."). */
-const ABBREV = new Set(['st', 'ave', 'av', 'mt', 'ft', 'dr', 'blvd', 'rd', 'pl', 'ln', 'pk', 'w', 'e', 'n', 's', 'jr', 'sr', 'no', 'hwy', 'pkwy', 'sq', 'bldg', 'univ', 'mus', 'ctr', 'u.s', 'st.']);
-/** Capitalised single words that are not places ("in Chinese", "on Sunday"). */
-const NOT_PLACES = new Set([
-  'english', 'chinese', 'french', 'spanish', 'italian', 'japanese', 'korean', 'german', 'russian', 'arabic', 'portuguese',
-  'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april',
-  'june', 'july', 'august', 'september', 'october', 'november', 'december', 'christmas', 'easter', 'thanksgiving',
-  'spring', 'summer', 'autumn', 'fall', 'winter', 'morning', 'evening', 'afternoon', 'night', 'noon', 'midnight',
-  'usd', 'cash', 'person', 'general', 'particular', 'total', 'advance', 'time', 'case', 'order', 'fact', 'front',
-  'stock', 'town', 'city', 'public', 'private', 'mind', 'style', 'line', 'season', 'person', 'vain', 'love', 'addition',
-]);
-/** Lower-case starts that never begin a place ("in a hurry", "at least"). */
-const NOT_PLACE_START = new Set([
-  ...NOT_PLACES, 'a', 'an', 'my', 'your', 'our', 'his', 'her', 'their', 'its', 'this', 'that', 'these', 'those', 'which',
-  'what', 'least', 'most', 'all', 'once', 'home', 'work', 'school', 'bed', 'walking', 'minutes', 'hours', 'hurry',
-  'rush', 'budget', 'group', 'way', 'route', 'mood', 'need', 'search', 'terms', 'between', 'about', 'around', 'some',
-  'any', 'the', 'one', 'two', 'three', 'first', 'last', 'next', 'each', 'every', 'both', 'same', 'other', 'another',
-  'car', 'bus', 'foot', 'bike', 'bicycle', 'taxi', 'cab', 'train', 'subway', 'myself', 'far', 'then', 'chance', 'night',
-  'day', 'noon', 'lunchtime', 'dinnertime', 'weekend', 'weekends', 'weekdays', 'tonight', 'today', 'tomorrow',
-]);
-
-const USER_RE = /^(?:me|us|here|my\s+(?:current\s+)?(?:location|position)|where\s+(?:i|we)\s+(?:am|are|stand)|my\s+current\s+spot|current\s+location|this\s+(?:spot|location))(?![\p{L}\p{N}])/u;
-const ROUTE_WORD_RE = /^(?:the|my|our|your|a)\s+(?:way|route|walk|journey|commute|trip|drive|ride|path)(?![\p{L}\p{N}])/u;
 const K_WORD = `(?:\\d{1,2}|${EN_NUMBER_WORDS.filter((w) => !/hundred|thousand|zero/.test(w)).join('|')}|a\\s+few|few|a\\s+couple(?:\\s+of)?|couple(?:\\s+of)?|several)`;
-
-const TOKEN_RE = /[\p{L}\p{N}]+(?:['-][\p{L}\p{N}]+)*'?|[^\s]/gu;
 
 /** Compass bearings as said (folded: "north-east" is "north east"). */
 const EN_BEARING = '(?:north|south)\\s?(?:east|west)|north|south|east|west';
@@ -80,45 +22,7 @@ function enBearing(word: string): Bearing {
   return (b ? `${a}_${b}` : a) as Bearing;
 }
 
-export class EnglishGrammar {
-  private readonly f: string;
-  private readonly toks: Tok[];
-  private readonly dists: DistanceMention[];
-  private readonly claimed: Span[] = [];
-  private readonly caseInformative: boolean;
-  private readonly out: SpatialParse = emptyParse();
-
-  constructor(
-    private readonly s: string,
-    private readonly hint?: GazetteerHint,
-  ) {
-    this.f = foldAligned(s);
-    this.toks = [...s.matchAll(TOKEN_RE)].map((m) => {
-      const text = m[0];
-      return { start: m.index, end: m.index + text.length, text, low: this.f.slice(m.index, m.index + text.length), word: /^[\p{L}\p{N}]/u.test(text) };
-    });
-    this.dists = findEnDistances(this.f);
-    this.caseInformative = this.detectCase();
-  }
-
-  /** Capitals carry information unless the question is all lower (or all upper) case. */
-  private detectCase(): boolean {
-    let sentenceStart = true;
-    let upper = 0;
-    let lower = 0;
-    for (const t of this.toks) {
-      if (!t.word) {
-        if (/[.?!]/.test(t.text)) sentenceStart = true;
-        continue;
-      }
-      if (/^\p{Lu}/u.test(t.text)) {
-        if (!sentenceStart && !CAP_STOP.has(t.low)) upper++;
-      } else if (/^\p{Ll}/u.test(t.text)) lower++;
-      sentenceStart = false;
-    }
-    return upper > 0 && lower > 0;
-  }
-
+export class EnglishGrammar extends EnglishPhrases {
   parse(): SpatialParse {
     this.routes();
     this.waysTo();
@@ -129,6 +33,8 @@ export class EnglishGrammar {
     this.userPhrases();
     this.nearest();
     this.proximity();
+    this.outside();
+    this.awayFrom();
     this.alongRoute();
     this.along();
     this.intersects();
@@ -136,235 +42,15 @@ export class EnglishGrammar {
     this.onStreet();
     this.at();
     this.looseCoordinates();
+    this.alternatives();
     this.trailingContext();
     this.bareName();
+    markNegations(this.out, this.f, 'en');
     return this.out;
   }
 
-  // -------------------------------------------------------------------------------------------------------
-  // helpers
-
-  private claim(...spans: Span[]): void {
-    this.claimed.push(...spans);
-  }
-
-  private isClaimed(pos: number): boolean {
-    return insideAny(pos, this.claimed);
-  }
-
-  private tokAt(pos: number): number {
-    for (let i = 0; i < this.toks.length; i++) if (this.toks[i]!.end > pos) return i;
-    return this.toks.length;
-  }
-
-  private isUpperTok(t: Tok | undefined): boolean {
-    return !!t && t.word && (/^\p{Lu}/u.test(t.text) || /^\p{Lo}/u.test(t.text)) && !CAP_STOP.has(t.low);
-  }
-
-  private isDigitTok(t: Tok | undefined): boolean {
-    return !!t && t.word && /^\d/.test(t.text);
-  }
-
-  private startsDistance(pos: number): boolean {
-    return this.dists.some((d) => d.start <= pos && pos < d.end);
-  }
-
-  /** Matches of `re` in the folded text whose start is not claimed, re-checked lazily as claims are made. */
-  private *matchAllAt(re: RegExp): Generator<RegExpExecArray> {
-    for (const m of this.f.matchAll(re)) if (!this.isClaimed(m.index)) yield m;
-  }
-
-  /**
-   * The reference phrase starting at `pos` (after optional spaces): coordinates, the asker ("me", "here"),
-   * a quoted name, a capitalised name, or a short lower-case phrase.
-   */
-  private extractRef(pos: number, opts: RefOpts): RefMention | undefined {
-    let p = pos;
-    while (this.s[p] === ' ') p++;
-    if (p >= this.s.length || this.isClaimed(p)) return undefined;
-    const coord = coordinatesAt(this.s, p);
-    if (coord) return { text: this.s.slice(coord.start, coord.end).trim(), start: coord.start, end: coord.end, kind: 'coordinates', point: coord.point };
-    const user = USER_RE.exec(this.f.slice(p));
-    if (user) {
-      if (opts.streetOnly) return undefined;
-      return { text: this.s.slice(p, p + user[0].length), start: p, end: p + user[0].length, kind: 'coordinates', user: 'explicit' };
-    }
-    if (this.s[p] === '"') {
-      const close = this.s.indexOf('"', p + 1);
-      if (close > p + 1 && close - p <= 120) return this.finishRef(p + 1, close, opts, false);
-    }
-    let i = this.tokAt(p);
-    const first = this.toks[i];
-    if (!first?.word) return undefined;
-    if (first.low === 'the') i++;
-    else if (/^(a|an|any|some|every)$/.test(first.low)) {
-      // "within 500 m of a subway station": a kind of place as anchor, which the plan cannot express.
-      this.out.notes.push(`"${this.s.slice(first.start, Math.min(this.s.length, first.end + 30)).trim()}": a kind of place as the anchor is not supported`);
-      return undefined;
-    }
-    const t = this.toks[i];
-    if (!t?.word) return undefined;
-    const range =
-      this.caseInformative && (this.isUpperTok(t) || this.isDigitTok(t)) ? this.scanCapitalised(i, opts) : this.scanLower(i);
-    if (!range) return undefined;
-    const [from, to] = range;
-    const weakPhrase = !(this.caseInformative && (this.isUpperTok(this.toks[from]) || this.isDigitTok(this.toks[from])));
-    return this.finishRef(this.toks[from]!.start, this.toks[to]!.end, opts, weakPhrase, from, to);
-  }
-
-  private scanCapitalised(start: number, opts: RefOpts): [number, number] | undefined {
-    let last = -1;
-    let tail = 0;
-    for (let k = start; k < this.toks.length && k < start + 14; k++) {
-      const t = this.toks[k]!;
-      const next = this.toks[k + 1];
-      if (this.isClaimed(t.start)) break;
-      if (t.word) {
-        if (this.startsDistance(t.start)) break;
-        if (this.isUpperTok(t)) {
-          last = k;
-          continue;
-        }
-        if (this.isDigitTok(t)) {
-          // "8th Avenue", "Pier 17", "42 Wall Street"; a bare number that starts a name needs a name after it.
-          if (last < 0 && !/^\d+(st|nd|rd|th)$/i.test(t.text) && !this.isUpperTok(next)) break;
-          last = k;
-          continue;
-        }
-        if (last >= 0 && t.low === 'and') {
-          if (opts.stopAnd || !this.isUpperTok(next)) break;
-          continue;
-        }
-        if (last >= 0 && NAME_CONNECTORS.has(t.low) && this.nameContinuesAfter(k)) continue;
-        if (last >= 0 && k === last + 1 && tail < 2 && PLACE_TAIL.has(t.low)) {
-          // A lower-case place word right after a name belongs to it ("Penn station", "Flatiron district").
-          last = k;
-          tail++;
-          continue;
-        }
-        break;
-      }
-      if (t.text === '&' && last >= 0 && (this.isUpperTok(next) || this.isDigitTok(next))) continue;
-      if (t.text === '.' && last === k - 1 && ABBREV.has(this.toks[last]!.low) && next && next.start === t.end + 1 && (this.isUpperTok(next) || this.isDigitTok(next))) continue;
-      break;
-    }
-    return last >= 0 ? [start, last] : undefined;
-  }
-
-  /** After connector k ("of", "de la"), does the name go on with a capitalised word? */
-  private nameContinuesAfter(k: number): boolean {
-    for (let j = k + 1; j < this.toks.length && j <= k + 2; j++) {
-      const t = this.toks[j]!;
-      if (this.isUpperTok(t) || this.isDigitTok(t)) return true;
-      if (!t.word || !NAME_CONNECTORS.has(t.low) || t.low === 'and') return false;
-    }
-    return false;
-  }
-
-  private scanLower(start: number): [number, number] | undefined {
-    let last = -1;
-    for (let k = start; k < this.toks.length && k < start + 7; k++) {
-      const t = this.toks[k]!;
-      if (this.isClaimed(t.start)) break;
-      if (!t.word) {
-        if ((t.text === '&' || t.text === "'") && last >= 0) continue;
-        break;
-      }
-      if (this.startsDistance(t.start)) break;
-      if (STOP.has(t.low)) break;
-      if (t.low === 'of' || t.low === 'the') {
-        if (last >= 0) continue;
-        break;
-      }
-      // "near union square pizza places": a kind of place after the name ends it.
-      if (last >= 0 && isSingleWordTarget(t.low) && !PLACE_TAIL.has(t.low)) break;
-      last = k;
-    }
-    return last >= 0 ? [start, last] : undefined;
-  }
-
-  /** Cleans a reference phrase (possessive qualifier, generic tail) and decides whether to accept it. */
-  private finishRef(startChar: number, endChar: number, opts: RefOpts, weakPhrase: boolean, from?: number, to?: number): RefMention | undefined {
-    let start = startChar;
-    let end = endChar;
-    let context: string | undefined;
-    let kind: RefMention['kind'];
-    if (from !== undefined && to !== undefined && to > from) {
-      const head = this.toks[from]!;
-      const after = this.toks[from + 1]!;
-      const prev = this.toks[from - 1];
-      // "Manhattan's Koreatown": the possessor is a containing place; "St. Patrick's Cathedral" is a name.
-      if (/'s$/i.test(head.text) && !(prev && /^(st|saint)$/i.test(prev.text.replace('.', ''))) && !LANDMARK_LAST.has(after.low) && !/^(deli|bar|pub|diner|pizza|bakery|kitchen|tavern|grill|cafe)$/.test(after.low)) {
-        context = head.text.replace(/'s$/i, '');
-        let k = from + 1;
-        if (this.toks[k]?.low === 'the' && k < to) k++;
-        start = this.toks[k]!.start;
-      }
-      const lastTok = this.toks[to]!;
-      if (AREA_GENERIC_TAIL.has(lastTok.low)) {
-        // "the Chelsea area": a generic word describing the place, not part of its name.
-        const before = this.toks[to - 1]!;
-        if (before.start >= start) {
-          end = before.end;
-          kind = 'area';
-        }
-      }
-    }
-    let text = this.s.slice(start, end).trim();
-    if (/'s$/i.test(text) && text.length > 3) {
-      text = text.slice(0, -2);
-      end -= 2;
-    }
-    text = text.replace(/^[\s"'([]+|[\s"',.;:!?)\]]+$/g, '');
-    if (!text || text.length > 200) return undefined;
-    const lowText = foldAligned(text);
-    if (/^\d+([.,]\d+)?$/.test(lowText)) return undefined;
-    if (NOT_PLACES.has(lowText)) return undefined;
-    const hinted = safeHint(this.hint, text);
-    const cue = classifyKindEn(text);
-    if (opts.streetOnly && (hinted ?? cue) !== 'street') return undefined;
-    let weak = false;
-    if (weakPhrase) {
-      // "near the hotel", "nearby cafes": a kind of place, not a named anchor.
-      if (!hinted && isTargetPhrase(text)) {
-        // Only "near THE hotel" is an anchor that cannot be expressed; "nearby cafés" is just the target.
-        if (opts.strength === 'strong' && /(?:^|\s)the\s+$/i.test(this.s.slice(Math.max(0, startChar - 5), startChar))) {
-          this.out.unused.push({ start, end });
-          this.out.notes.push(`"the ${text}": a kind of place as the anchor is not supported`);
-        }
-        return undefined;
-      }
-      const firstWord = lowText.split(/\s+/)[0] ?? '';
-      if (NOT_PLACE_START.has(firstWord)) {
-        if (!(opts.strength === 'strong' && /^(my|our|your)$/.test(firstWord))) return undefined;
-      }
-      if (opts.strength === 'weak') {
-        // Without capitals, a weak marker ("in", "at", "on") needs evidence that a place follows.
-        if (!hinted && !cue && this.caseInformative) return undefined;
-        if (!hinted && !cue && isTargetPhrase(text)) return undefined;
-      }
-      weak = !hinted && !cue;
-    }
-    return {
-      text,
-      start,
-      end,
-      ...(kind ? { kind } : {}),
-      ...(context ? { context } : {}),
-      ...(weak ? { weak: true } : {}),
-    };
-  }
-
-  private addRelation(r: Relation): void {
-    this.out.relations.push(r);
-    this.claim(...r.spans);
-  }
-
-  // -------------------------------------------------------------------------------------------------------
-  // constructions
-
   /** "from A to B", "on my walk from A to B", "walking from A to B". */
-  private routes(): void {
+  protected routes(): void {
     for (const m of this.matchAllAt(/(?<![\p{L}\p{N}])from\s+/gu)) {
       if (this.out.route) return;
       const a = this.extractRef(m.index + m[0].length, { strength: 'strong' });
@@ -386,7 +72,7 @@ export class EnglishGrammar {
   }
 
   /** "on my way to B": a route from the asker's position. */
-  private waysTo(): void {
+  protected waysTo(): void {
     if (this.out.route) return;
     for (const m of this.matchAllAt(/(?<![\p{L}\p{N}])(?:on|along)\s+(?:my|our|the)\s+way\s+(?:to|towards?)\s+/gu)) {
       const b = this.extractRef(m.index + m[0].length, { strength: 'strong' });
@@ -404,7 +90,7 @@ export class EnglishGrammar {
   }
 
   /** "between A and B": the corridor between two places. */
-  private between(): void {
+  protected between(): void {
     for (const m of this.matchAllAt(/(?<![\p{L}\p{N}])between\s+/gu)) {
       const a = this.extractRef(m.index + m[0].length, { strength: 'strong', stopAnd: true });
       if (!a) continue;
@@ -417,7 +103,7 @@ export class EnglishGrammar {
   }
 
   /** "at the corner of A and B": near both streets. */
-  private corners(): void {
+  protected corners(): void {
     for (const m of this.matchAllAt(/(?<![\p{L}\p{N}])(?:(?:at|on)\s+)?(?:the\s+)?(?:corner|intersection|junction|crossroads?)\s+of\s+/gu)) {
       const a = this.extractRef(m.index + m[0].length, { strength: 'strong', stopAnd: true });
       if (!a) continue;
@@ -438,7 +124,7 @@ export class EnglishGrammar {
    * "north of X", "to the north-east of X", "on the west side of X", "300 m south of X": a compass sector of X.
    * Not "in the north of X" (a part of X) nor a district's name ("the Upper East Side of Manhattan").
    */
-  private directions(): void {
+  protected directions(): void {
     const re = new RegExp(
       `(?<![\\p{L}\\p{N}])(?<!(?<![\\p{L}\\p{N}])in\\s+(?:the\\s+)?)(?<!(?:upper|lower|far)\\s+)(?:(?:just|directly|due|immediately|right)\\s+)?(?:(?:on|to|at)\\s+)?(?:the\\s+)?(?<b>${EN_BEARING})(?:\\s+side)?\\s+of\\s+`,
       'gu',
@@ -455,7 +141,7 @@ export class EnglishGrammar {
   }
 
   /** "within 300 m of X", "a 6-minute walk from X", "3 blocks from X"; other distances are kept loose. */
-  private distances(): void {
+  protected distances(): void {
     for (const d of this.dists) {
       if (this.isClaimed(d.start)) continue;
       const link = /^\s*(?:radius\s+)?(?:away\s+)?(?:from|of|around|to|near|off)\s+/.exec(this.f.slice(d.end));
@@ -485,7 +171,7 @@ export class EnglishGrammar {
   }
 
   /** "near me", "around here", "in my area", "nearby" (no object): the asker's position. */
-  private userPhrases(): void {
+  protected userPhrases(): void {
     const re = /(?<![\p{L}\p{N}])(?:(?:near|around|close\s+to|by|next\s+to|nearby)\s+(?<who>me|us|here|my\s+(?:current\s+)?(?:location|position))|around\s+(?<who2>here)|close\s+by\s+(?<who3>me)|in\s+(?:my|this|the)\s+(?:area|neighbou?rhood|vicinity)(?!\s+of\b)|locally|where\s+(?:i|we)\s+(?:am|are))(?![\p{L}\p{N}])/gu;
     for (const m of this.matchAllAt(re)) {
       const span = { start: m.index, end: m.index + m[0].length };
@@ -497,7 +183,7 @@ export class EnglishGrammar {
   }
 
   /** "the nearest X to Y", "the three closest X", "which X is nearest Y". */
-  private nearest(): void {
+  protected nearest(): void {
     const re = new RegExp(
       `(?<![\\p{L}\\p{N}])(?:(?:the\\s+)?(?:top\\s+)?(?<k1>${K_WORD})\\s+)?(?<m>nearest|closest|most\\s+nearby|nearest\\s+by)(?![\\p{L}\\p{N}])(?:\\s+(?<k2>${K_WORD})(?![\\p{L}\\p{N}]))?`,
       'gu',
@@ -523,7 +209,7 @@ export class EnglishGrammar {
   }
 
   /** "near X", "close to X", "next to X", "within walking distance of X", "around X". */
-  private proximity(): void {
+  protected proximity(): void {
     const table: Array<[RegExp, Vague, Strength]> = [
       [/(?:right\s+|just\s+|directly\s+)?(?:next\s+to|beside|besides|adjacent\s+to|opposite(?:\s+to)?|across\s+(?:the\s+street\s+)?from|steps\s+(?:away\s+)?from|a\s+stone'?s\s+throw\s+(?:away\s+)?from|right\s+by|just\s+by|just\s+off|in\s+front\s+of|attached\s+to|right\s+outside|just\s+outside)\s+/gu, 'adjacent', 'strong'],
       [/(?:(?:with)?in\s+)?(?:(?:easy|short)\s+)?walking\s+distance\s+(?:of|from|to)\s+|walkable\s+from\s+|a\s+short\s+walk\s+(?:from|to)\s+/gu, 'walking', 'strong'],
@@ -550,14 +236,61 @@ export class EnglishGrammar {
     }
   }
 
-  private softUser(start: number, end: number): void {
+  /** "outside X", "outside of X": not inside it ("just outside X" is next to it, see proximity). */
+  protected outside(): void {
+    for (const m of this.matchAllAt(/(?<![\p{L}\p{N}])outside(?:\s+of)?\s+/gu)) {
+      const ref = this.extractRef(m.index + m[0].length, { strength: 'strong' });
+      if (!ref || ref.user) continue;
+      this.addRelation({ fn: 'inside', ref, negated: true, spans: [{ start: m.index, end: ref.end }] });
+    }
+  }
+
+  /** "away from X", "far from X": not near it. */
+  protected awayFrom(): void {
+    for (const m of this.matchAllAt(/(?<![\p{L}\p{N}])(?:(?:well|far)\s+)?(?:away|far)\s+from\s+/gu)) {
+      const ref = this.extractRef(m.index + m[0].length, { strength: 'strong' });
+      if (!ref || ref.user) continue;
+      // "not far away from X" is near it: the "not" is part of the phrase.
+      const not = /(?<![\p{L}\p{N}])not\s+(?:too\s+|so\s+|that\s+|very\s+)?$/u.exec(this.f.slice(Math.max(0, m.index - 20), m.index));
+      if (not) this.addRelation({ fn: 'within_distance', ref, vague: 'near', spans: [{ start: m.index - not[0].length, end: ref.end }] });
+      else this.addRelation({ fn: 'within_distance', ref, vague: 'near', negated: true, spans: [{ start: m.index, end: ref.end }] });
+    }
+  }
+
+  /**
+   * "near X or Y", "in X or in Y", "within 300 m of X, or Y": the same relation to either place. A phrase
+   * already found after the "or" joins the group; otherwise the place after it is read with the relation.
+   */
+  protected alternatives(): void {
+    const link = /^\s*,?\s*(?:or|or\s+else|and\/or)\s+/u;
+    const relations = [...this.out.relations];
+    for (const r of relations) {
+      if (!('ref' in r) || !r.ref || r.ref.user || r.fn === 'nearest') continue;
+      const or = link.exec(this.f.slice(r.ref.end));
+      if (!or) continue;
+      const after = r.ref.end + or[0].length;
+      const group = r.group ?? nextGroup(this.out);
+      const next = this.out.relations.find((x) => x !== r && x.fn === r.fn && x.spans.some((s) => s.start === after));
+      if (next) {
+        r.group = group;
+        next.group = group;
+        continue;
+      }
+      const ref = this.extractRef(after, { strength: 'strong', ...(r.fn === 'along' ? { streetOnly: true } : {}) });
+      if (!ref || ref.user) continue;
+      r.group = group;
+      this.addRelation({ ...r, ref, group, spans: [{ start: r.ref.end, end: ref.end }] } as Relation);
+    }
+  }
+
+  protected softUser(start: number, end: number): void {
     const span = { start, end };
     const ref: RefMention = { text: this.s.slice(start, end), start, end, kind: 'coordinates', user: 'soft' };
     this.addRelation({ fn: 'within_distance', ref, vague: 'near', spans: [span] });
   }
 
   /** "on the way", "along my route", "en route" (the route itself comes from "from A to B"). */
-  private alongRoute(): void {
+  protected alongRoute(): void {
     const re = /(?<![\p{L}\p{N}])(?:(?:on|along|during)\s+(?:the|my|our|your)\s+(?:way|route|walk|journey|commute|trip|drive|ride|path)(?:\s+there)?|en\s+route|along\s+the\s+way)(?![\p{L}\p{N}])/gu;
     for (const m of this.f.matchAll(re)) {
       // Not skipped when claimed: the route phrase may have absorbed it ("on the way from A to B").
@@ -568,7 +301,7 @@ export class EnglishGrammar {
   }
 
   /** "along X", "lining X", "up/down X street". */
-  private along(): void {
+  protected along(): void {
     for (const m of this.matchAllAt(/(?<![\p{L}\p{N}])(?<w>all\s+along|along(?:side)?(?:\s+of)?|lining|down|up)\s+/gu)) {
       const w = m.groups?.w ?? '';
       const after = m.index + m[0].length;
@@ -581,7 +314,7 @@ export class EnglishGrammar {
   }
 
   /** "that cross X", "intersecting X", "passing through X". */
-  private intersects(): void {
+  protected intersects(): void {
     const re = /(?<![\p{L}\p{N}])(?:that\s+|which\s+)?(?:cross(?:es|ing)?|intersect(?:s|ing)?(?:\s+with)?|pass(?:es|ing)?\s+through|run(?:s|ning)?\s+through|go(?:es|ing)?\s+through|travers(?:e|es|ing)|touch(?:es|ing)?)\s+/gu;
     for (const m of this.matchAllAt(re)) {
       const ref = this.extractRef(m.index + m[0].length, { strength: 'weak' });
@@ -591,7 +324,7 @@ export class EnglishGrammar {
   }
 
   /** "in X", "inside X", "within X" (no number), "located in X", "in the heart of X". */
-  private inside(): void {
+  protected inside(): void {
     const re = /(?<![\p{L}\p{N}])(?:(?:located|situated|based|found)\s+(?:in|within|inside)|in\s+the\s+(?:heart|middle|cent(?:er|re))\s+of|in\s+the\s+(?:district|borough|neighbou?rhood|town|city|village)\s+of|inside(?:\s+of)?|within|throughout|all\s+over|in)\s+/gu;
     for (const m of this.matchAllAt(re)) {
       const ref = this.extractRef(m.index + m[0].length, { strength: 'weak' });
@@ -603,32 +336,8 @@ export class EnglishGrammar {
     }
   }
 
-  /** Makes `ref` the context of a reference ending right before `markerStart` ("X in Paris", "X at Hudson Yards"). */
-  private attachContext(markerStart: number, ref: RefMention): boolean {
-    const owner = this.refEndingAt(markerStart);
-    if (!owner || owner.context || ref.user || ref.point) return false;
-    if ((safeHint(this.hint, ref.text) ?? classifyKindEn(ref.text)) === 'street') return false;
-    owner.context = ref.text;
-    owner.contextEnd = ref.end;
-    const span = { start: markerStart, end: ref.end };
-    this.out.unused.push(span);
-    this.claim(span);
-    return true;
-  }
-
-  /** A named reference of an earlier relation that ends right before `pos` (spaces or a comma between). */
-  private refEndingAt(pos: number): RefMention | undefined {
-    for (const r of this.out.relations) {
-      const refs = r.fn === 'between' ? r.refs : r.fn === 'along_route' ? [] : r.ref ? [r.ref] : [];
-      for (const ref of refs) if (!ref.user && !ref.point && ref.end <= pos && /^[\s,]*$/.test(this.s.slice(ref.end, pos))) return ref;
-    }
-    const route = this.out.route;
-    for (const ref of route ? [route.from, route.to] : []) if (!ref.user && ref.end <= pos && /^[\s,]*$/.test(this.s.slice(ref.end, pos))) return ref;
-    return undefined;
-  }
-
   /** "Trastevere, Rome": a capitalised place after a comma at the end of a clause qualifies the anchor. */
-  private trailingContext(): void {
+  protected trailingContext(): void {
     if (!this.caseInformative) return;
     const refs = this.out.relations.flatMap((r) => (r.fn === 'between' ? r.refs : r.fn === 'along_route' ? [] : r.ref ? [r.ref] : []));
     if (this.out.route) refs.push(this.out.route.from, this.out.route.to);
@@ -652,7 +361,7 @@ export class EnglishGrammar {
   }
 
   /** "on Amsterdam Avenue": along, but only for streets ("on the way", "on Sunday" are not places). */
-  private onStreet(): void {
+  protected onStreet(): void {
     for (const m of this.matchAllAt(/(?<![\p{L}\p{N}])on\s+/gu)) {
       const ref = this.extractRef(m.index + m[0].length, { strength: 'weak', streetOnly: true });
       if (!ref) continue;
@@ -661,7 +370,7 @@ export class EnglishGrammar {
   }
 
   /** "at X": a few steps from it; "at A and B" (two streets): the corner. */
-  private at(): void {
+  protected at(): void {
     for (const m of this.matchAllAt(/(?<![\p{L}\p{N}])at\s+/gu)) {
       const a = this.extractRef(m.index + m[0].length, { strength: 'weak', stopAnd: true });
       if (!a || a.user) continue;
@@ -687,7 +396,7 @@ export class EnglishGrammar {
    * No spatial word at all, but a capitalised place name ("Lincoln Center cafés", "Chinatown karaoke"):
    * inside it when it reads as an area, else near it. Weak evidence, so the plan says so.
    */
-  private bareName(): void {
+  protected bareName(): void {
     if (this.out.relations.length > 0 || this.out.route || !this.caseInformative) return;
     for (let i = 0; i < this.toks.length; i++) {
       const t = this.toks[i]!;
@@ -708,7 +417,7 @@ export class EnglishGrammar {
   }
 
   /** Coordinates no construction used ("cafés, 40.7527, -73.9772"): around them. */
-  private looseCoordinates(): void {
+  protected looseCoordinates(): void {
     for (const c of findCoordinates(this.s)) {
       if (overlapsAny(c, this.claimed)) continue;
       const ref: RefMention = { text: this.s.slice(c.start, c.end).trim(), start: c.start, end: c.end, kind: 'coordinates', point: c.point };

@@ -6,6 +6,7 @@
 import { classifyKindZh, findCoordinates, safeHint, type GazetteerHint } from './references.ts';
 import { isTargetPhrase } from './lexicon-match.ts';
 import { emptyParse, type RefMention, type Relation, type SpatialParse, type Vague } from './parse-types.ts';
+import { markNegations, nextGroup } from './relation-logic.ts';
 import type { Bearing } from './plan.ts';
 import { findZhDistances, insideAny, overlapsAny, parseZhNumber, ZH_NUM_RE, type DistanceMention, type Span } from './text.ts';
 
@@ -16,7 +17,7 @@ const CLAUSE_START = `(?<=^|[${PUNCT}])`;
 /** Place names are short; bounding the lazy captures keeps every pattern linear in the question length. */
 
 /** Words that open a place phrase; a phrase is cut after the last one ("我想去外滩" -> "外滩"). */
-const ANCHORS = ['距离', '离', '距', '在', '从', '靠近', '临近', '位于', '沿着', '挨着', '紧邻', '围绕', '去', '到'];
+const ANCHORS = ['距离', '离', '距', '在', '从', '靠近', '临近', '位于', '沿着', '挨着', '紧邻', '围绕', '去', '到', '除了', '除去', '不包括', '排除'];
 /** Request words before a place ("请问", "帮我找"). Longest first. */
 const LEADING_FILLERS = [
   '请问一下', '请帮我找', '麻烦帮我', '我想知道', '请问', '请帮我', '帮我找', '帮我查', '帮我', '帮忙', '麻烦你', '麻烦', '你好', '您好', '我想要', '我们想',
@@ -62,11 +63,14 @@ export class ChineseGrammar {
     this.between();
     this.nearest();
     this.distances();
+    this.outside();
     this.near();
     this.along();
     this.inside();
     this.implicitSubject();
     this.looseCoordinates();
+    this.alternatives();
+    markNegations(this.out, this.s, 'zh');
     return this.out;
   }
 
@@ -328,6 +332,32 @@ export class ChineseGrammar {
       const ref = this.named(m[1]!, m.index);
       if (!ref) continue;
       this.add({ fn: 'inside', ref, spans: [{ start: ref.start, end: m.index + m[0].length }] });
+    }
+  }
+
+  /** X以外 / X之外 / 在X以外 / 除了X以外: not inside X. */
+  private outside(): void {
+    const re = new RegExp(`${CLAUSE_START}(${N}{1,60}?)\\s*(?:以外|之外)(?=\\s*(?:的|有|还有|[${PUNCT}]|$))`, 'gu');
+    for (const m of this.scan(re, (mm) => mm.index + mm[0].length - 1)) {
+      const ref = this.named(m[1]!, m.index, true);
+      if (!ref) continue;
+      this.add({ fn: 'inside', ref, negated: true, spans: [{ start: anchorPrefix(this.s, ref.start), end: m.index + m[0].length }] });
+    }
+  }
+
+  /** X或Y附近 / 在X或者Y: the same relation to either place, one group of alternatives. */
+  private alternatives(): void {
+    for (const r of [...this.out.relations]) {
+      if (!('ref' in r) || !r.ref || r.ref.user || r.fn === 'nearest') continue;
+      const or = /^(.+?)\s*(?:或者|或是|或|还是)\s*(.+)$/u.exec(r.ref.text);
+      if (!or) continue;
+      const [a, b] = [or[1]!, or[2]!];
+      const bStart = r.ref.start + r.ref.text.length - b.length;
+      const first = this.ref({ kind: 'name', text: a, start: r.ref.start, end: r.ref.start + a.length });
+      const second = this.ref({ kind: 'name', text: b, start: bStart, end: bStart + b.length });
+      const group = nextGroup(this.out);
+      Object.assign(r, { ref: first, group });
+      this.out.relations.push({ ...r, ref: second, group } as Relation);
     }
   }
 

@@ -24,7 +24,16 @@ export interface RefMention extends Span {
 /** How a vague proximity word is sized when no number is given. */
 export type Vague = 'near' | 'adjacent' | 'walking' | 'at';
 
-export type Relation =
+/**
+ * What any relation may carry besides its function: said negated ("not in X", "不在X内"), or one of a group of
+ * alternatives ("near X or Y", "X或Y附近"; the same number for each member).
+ */
+export interface RelationLogic {
+  negated?: boolean;
+  group?: number;
+}
+
+export type Relation = RelationLogic & (
   | { fn: 'within_distance'; ref: RefMention; distanceM?: number; distanceNote?: string; vague?: Vague; spans: Span[] }
   | { fn: 'inside'; ref: RefMention; spans: Span[] }
   | { fn: 'along'; ref: RefMention; bufferM?: number; spans: Span[] }
@@ -32,7 +41,8 @@ export type Relation =
   | { fn: 'nearest'; ref?: RefMention; k?: number; spans: Span[] }
   | { fn: 'between'; refs: [RefMention, RefMention]; bufferM?: number; spans: Span[] }
   | { fn: 'intersects'; ref: RefMention; spans: Span[] }
-  | SpecRelation;
+  | SpecRelation
+);
 
 /** The functions whose relations the assembly (assemble.ts) completes itself. */
 export type AssembledFn = 'within_distance' | 'inside' | 'along' | 'nearest' | 'between' | 'intersects';

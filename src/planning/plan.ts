@@ -71,34 +71,51 @@ export const BEARING_DEGREES = {
 export type Bearing = keyof typeof BEARING_DEGREES;
 export const BearingSchema = z.enum(Object.keys(BEARING_DEGREES) as [Bearing, ...Bearing[]]);
 
+const GroupIdSchema = z.string().regex(/^g[1-9][0-9]?$/);
+
+/**
+ * What any constraint may add to its function: negation ("not in X", "outside X") and membership in a group of
+ * alternatives ("near X or Y"). The functions' specs know nothing of them: the compiler wraps their SQL.
+ */
+const LOGIC = {
+  negated: z
+    .boolean()
+    .optional()
+    .describe('True: the place must NOT satisfy the function ("not in Chelsea", "away from X"). Never on nearest, never in a group.'),
+  anyOf: GroupIdSchema.optional().describe(
+    'Group id (g1, g2, ...): the constraints of one group are alternatives, OR-ed ("near X or Y"); groups and ungrouped constraints are AND-ed.',
+  ),
+};
+
 export const ConstraintSchema = z
   .discriminatedUnion('fn', [
     z
-      .object({ fn: z.literal('within_distance'), ref: ConstraintRefSchema, distanceM: DistanceSchema })
+      .object({ fn: z.literal('within_distance'), ref: ConstraintRefSchema, distanceM: DistanceSchema, ...LOGIC })
       .describe('Distance from the reference geometry <= distanceM.'),
-    z.object({ fn: z.literal('inside'), ref: ConstraintRefSchema }).describe('Inside the reference polygon.'),
+    z.object({ fn: z.literal('inside'), ref: ConstraintRefSchema, ...LOGIC }).describe('Inside the reference polygon.'),
     z
-      .object({ fn: z.literal('along'), ref: ConstraintRefSchema, bufferM: DistanceSchema })
+      .object({ fn: z.literal('along'), ref: ConstraintRefSchema, bufferM: DistanceSchema, ...LOGIC })
       .describe('Within bufferM of a line: a street, or the route.'),
     z
-      .object({ fn: z.literal('nearest'), ref: ConstraintRefSchema, k: z.number().int().min(1).max(K_MAX) })
+      .object({ fn: z.literal('nearest'), ref: ConstraintRefSchema, k: z.number().int().min(1).max(K_MAX), ...LOGIC })
       .describe('The k features closest to the reference.'),
     z
       .object({
         fn: z.literal('between'),
         refs: z.tuple([RefIdSchema, RefIdSchema]),
         bufferM: DistanceSchema,
+        ...LOGIC,
       })
       .describe('Within bufferM of the straight segment between two references (the corridor between them).'),
-    z.object({ fn: z.literal('intersects'), ref: ConstraintRefSchema }).describe('The feature geometry intersects the reference geometry.'),
+    z.object({ fn: z.literal('intersects'), ref: ConstraintRefSchema, ...LOGIC }).describe('The feature geometry intersects the reference geometry.'),
     z
-      .object({ fn: z.literal('direction'), ref: RefIdSchema, bearing: BearingSchema, distanceM: DistanceSchema })
+      .object({ fn: z.literal('direction'), ref: RefIdSchema, bearing: BearingSchema, distanceM: DistanceSchema, ...LOGIC })
       .describe(
         "In the compass sector of `bearing` seen from the reference's centre (45 degrees either side of it) and within " +
           'distanceM of the reference, not on it ("north of X").',
       ),
   ])
-  .describe('One spatial function; all constraints of a plan are combined with AND.');
+  .describe('One spatial function; the constraints of a plan are combined with AND, except alternatives of one group (anyOf), OR-ed.');
 export type Constraint = z.infer<typeof ConstraintSchema>;
 
 export const RouteSchema = z
@@ -180,6 +197,7 @@ export const SpatialPlanSchema = z
         ctx.addIssue({ code: 'custom', message: 'between needs two different references', path: ['constraints', i, 'refs'] });
       }
     });
+    checkLogic(plan.constraints, ctx);
     if (plan.route) {
       for (const end of ['from', 'to'] as const) {
         if (!ids.has(plan.route[end])) ctx.addIssue({ code: 'custom', message: `unknown reference ${plan.route[end]}`, path: ['route', end] });
@@ -189,6 +207,28 @@ export const SpatialPlanSchema = z
   })
   .describe('A parsed spatial question.');
 export type SpatialPlan = z.infer<typeof SpatialPlanSchema>;
+
+/**
+ * Negation and alternatives stay decidable: at least one constraint holds positively (it bounds the search), the
+ * closest-k cannot be negated nor an alternative (its cut-off is one ranking), a negated constraint is not an
+ * alternative, and a group has at least two members.
+ */
+function checkLogic(constraints: readonly Constraint[], ctx: z.RefinementCtx): void {
+  if (!constraints.some((c) => !c.negated)) {
+    ctx.addIssue({ code: 'custom', message: 'at least one constraint must not be negated', path: ['constraints'] });
+  }
+  const groups = new Map<string, number>();
+  constraints.forEach((c, i) => {
+    if (c.fn === 'nearest' && (c.negated || c.anyOf)) {
+      ctx.addIssue({ code: 'custom', message: 'nearest can be neither negated nor an alternative', path: ['constraints', i] });
+    }
+    if (c.negated && c.anyOf) ctx.addIssue({ code: 'custom', message: 'a negated constraint cannot be an alternative', path: ['constraints', i, 'anyOf'] });
+    if (c.anyOf) groups.set(c.anyOf, (groups.get(c.anyOf) ?? 0) + 1);
+  });
+  for (const [id, n] of groups) {
+    if (n < 2) ctx.addIssue({ code: 'custom', message: `group ${id} needs at least two alternatives`, path: ['constraints'] });
+  }
+}
 
 /** Whether the plan names a kind of place (tags or categories to match): the ranking then keeps the places of it. */
 export function hasTargets(plan: SpatialPlan): boolean {

@@ -1,5 +1,6 @@
 import { hasTargets, type Constraint, type SpatialPlan } from '../planning/plan.ts';
 import { isClosestK, specOf } from '../spatial/functions/index.ts';
+import { clausesOf, type Clause } from '../spatial/functions/logic.ts';
 import type { Candidate } from '../spatial/retrieve.ts';
 import { paretoFront } from './pareto.ts';
 
@@ -92,18 +93,25 @@ export function rankCandidates(
   const semantic = scale01(pool.map((c) => c.semanticSimilarity));
   const denseSpatial = scale01(pool.map((c) => c.spatialSimilarity));
 
+  const clauses = clausesOf(plan.constraints);
   const scored = pool.map((cand, i) => {
     let sparse = 1;
     let proximity = 1;
-    plan.constraints.forEach((c, j) => {
+    const fit = plan.constraints.map((c, j) => {
       const distance = cand.distances[j]!;
       const spec = specOf(c);
       const holds = spec.closestK ? distance <= (cutoffs[j] ?? 0) + 0.01 : cand.satisfied[j]!;
       cand.satisfied[j] = holds;
       const scaleM = Math.max(50, spec.nearMissMargin(c) / 2);
-      sparse *= Math.exp(-excess(c, distance, holds, cutoffs[j]) / scaleM);
-      proximity *= Math.exp(-distance / spec.proximityReach(c, cutoffs[j]));
+      // A negated constraint that fails is one margin off; it adds nothing to proximity (being far is its point).
+      if (c.negated) return { sparse: holds ? 1 : Math.exp(-spec.nearMissMargin(c) / scaleM), proximity: 1 };
+      return { sparse: Math.exp(-excess(c, distance, holds, cutoffs[j]) / scaleM), proximity: Math.exp(-distance / spec.proximityReach(c, cutoffs[j])) };
     });
+    // Alternatives: the best-fitting one counts.
+    for (const clause of clauses) {
+      sparse *= Math.max(...clause.members.map((j) => fit[j]!.sparse));
+      proximity *= Math.max(...clause.members.map((j) => fit[j]!.proximity));
+    }
     const semanticScore = !use.semantic ? 0 : targeted ? (cand.tagMatch ? 0.6 : 0) + 0.4 * semantic[i]! : semantic[i]!;
     const spatial =
       (use.sparse ? 0.6 * sparse + 0.25 * proximity : 0) + (use.denseSpatial ? 0.15 * denseSpatial[i]! : 0);
@@ -121,7 +129,7 @@ export function rankCandidates(
       semanticSimilarity: cand.semanticSimilarity,
       spatialSimilarity: cand.spatialSimilarity,
       spatial,
-      distanceM: Math.round(cand.distances[0]! * 10) / 10,
+      distanceM: Math.round(firstDistance(clauses, cand.distances) * 10) / 10,
       pareto: false,
       scores: {
         sparse: round3(sparse),
@@ -135,9 +143,13 @@ export function rankCandidates(
   const front = paretoFront(scored.map((c) => [c.spatial, c.scores.semantic] as const));
   scored.forEach((c, i) => (c.pareto = use.paretoTradeOff && front.has(i)));
   const holdsAll = (c: RankedCandidate) => !use.sparse || c.satisfied.every(Boolean);
+  // "The k closest": those that hold are listed nearest first, as asked; the trade-off orders the rest.
+  const closest = use.sparse && plan.constraints.some(isClosestK);
+  const byDistance = (a: RankedCandidate, b: RankedCandidate) => (closest && holdsAll(a) && holdsAll(b) ? a.distanceM - b.distanceM : 0);
   return scored.sort(
     (a, b) =>
       Number(holdsAll(b)) - Number(holdsAll(a)) ||
+      byDistance(a, b) ||
       Number(b.pareto) - Number(a.pareto) ||
       b.scores.hybrid - a.scores.hybrid ||
       a.distanceM - b.distanceM,
@@ -145,6 +157,12 @@ export function rankCandidates(
 }
 
 const round3 = (v: number) => Math.round(v * 1000) / 1000;
+
+/** The distance answers report: to the first clause that holds positively (its nearest alternative). */
+export function firstDistance(clauses: readonly Clause[], distances: readonly number[]): number {
+  const first = clauses.find((k) => !k.negated);
+  return first ? Math.min(...first.members.map((j) => distances[j]!)) : (distances[0] ?? 0);
+}
 
 /**
  * The k answers from ranked candidates: near misses ("just outside the requested area") only when nothing

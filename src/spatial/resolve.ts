@@ -3,10 +3,16 @@ import type { Db } from '../db/database.ts';
 import type { LonLat, Reference, SpatialPlan } from '../planning/plan.ts';
 import { poiConceptById } from '../lexicon/poi-concepts.ts';
 import { referenceHeadConcept } from '../planning/lexicon-match.ts';
-import { AREA_LAST, LANDMARK_LAST, STREET_LAST } from '../planning/references.ts';
 import { buildNameIndex, glossCandidates, type NameIndex } from './gloss-match.ts';
 import { expandStreetName, normalizeName } from './names.ts';
 import { constraintRefs, specOf } from './functions/index.ts';
+import { clarify, placeHint, population, type Clarification } from './clarify.ts';
+import {
+  CONTAINED_SCORE, clippedCompound, clusterByLocation, dominant, isGenericPhrase, isLine, isPolygon, metresBetween, nameScore,
+  notableReading, otherNameTokens, prominence, type GazetteerRow,
+} from './gazetteer-match.ts';
+
+export type { Clarification, ClarificationOption } from './clarify.ts';
 
 /** A reference of the plan, located in the database. */
 export interface ResolvedReference {
@@ -24,37 +30,9 @@ export interface ResolvedReference {
 
 export type GeoJsonGeometry = { type: string; coordinates: unknown };
 
-export interface ClarificationOption {
-  name: string;
-  category: string | null;
-  placeId?: number;
-  lon: number;
-  lat: number;
-  hint: string;
-}
-
-export interface Clarification {
-  question: string;
-  reference: string;
-  options: ClarificationOption[];
-}
-
 export type ResolveResult =
   | { ok: true; references: ResolvedReference[] }
   | { ok: false; clarification: Clarification };
-
-interface GazetteerRow {
-  id: number;
-  name: string;
-  source_id: string;
-  category: string | null;
-  gtype: string;
-  area: number;
-  lon: number;
-  lat: number;
-  tags: Record<string, string>;
-  has_prose: boolean;
-}
 
 /** How good a polygon of each category is as an "inside X" area: named districts first, then parks, then generic places. */
 const AREA_CATEGORY_RANK: Record<string, number> = {
@@ -62,10 +40,6 @@ const AREA_CATEGORY_RANK: Record<string, number> = {
   park: 2, garden: 2, square: 2, nature_reserve: 2,
   administrative_area: 1, district: 1, place: 1,
 };
-/** Features that share a landmark's name but are parts of it (platforms, stop positions, entrances). */
-const PART_CATEGORIES = new Set(['stop_position', 'platform', 'entrance', 'subway_entrance', 'stop', 'stop_area']);
-/** Same-name features farther apart than this are different places. */
-const SAME_PLACE_M = 800;
 
 /**
  * Finds each reference of the plan in the gazetteer (the places table itself). Exact normalised names
@@ -197,160 +171,6 @@ async function gazetteer(db: Db, text: string): Promise<GazetteerRow[]> {
            (m.tags ? 'summary' OR m.tags ? 'byline') AS has_prose
     FROM matches m`.execute(db);
   return rows;
-}
-
-/** Tags under which a place carries the other names people call it by ("MSG", "The Met"). */
-const OTHER_NAME_KEYS = ['short_name', 'alt_name', 'official_name', 'loc_name', 'name:en'];
-
-/**
- * The tag tokens (migration 0010: `key=value`, indexed) that name a place by the text as written, with and
- * without a leading article: an acronym or a nickname found where mappers put it, not in a list of ours.
- */
-export function otherNameTokens(text: string): string[] {
-  const bare = text.trim().replace(/^the\s+/i, '');
-  const forms = new Set([text.trim(), bare, `The ${bare}`]);
-  return OTHER_NAME_KEYS.flatMap((k) => [...forms].filter(Boolean).map((f) => `${k}=${f}`));
-}
-
-const CLIPPED = /^(\p{L})-(\p{L}{3,})$/u;
-
-/**
- * A compound clipped to its initial ("K-town" for a one-word "...town" name): the LIKE pattern of the
- * full word, or undefined when the text is not written that way.
- */
-export function clippedCompound(text: string): string | undefined {
-  const m = CLIPPED.exec(text.trim().toLowerCase());
-  return m ? `${m[1]}%${m[2]}` : undefined;
-}
-
-function isClippedFrom(text: string, name: string): boolean {
-  const m = CLIPPED.exec(text.trim().toLowerCase());
-  const n = name.toLowerCase();
-  return m !== null && !/\s/.test(n) && n.length > m[2]!.length + 1 && n.startsWith(m[1]!) && n.endsWith(m[2]!);
-}
-
-function nameScore(row: GazetteerRow, text: string): number {
-  const wanted = normalizeName(text);
-  const names = [
-    row.name, row.tags['name:zh'], row.tags['name:zh-Hans'], row.tags['name:zh-Hant'], row.tags['name:en'],
-    row.tags.alt_name, row.tags.official_name, row.tags.short_name, row.tags.loc_name,
-  ]
-    .filter((n): n is string => Boolean(n))
-    .map(normalizeName);
-  if (names.includes(wanted)) return 1;
-  if (isClippedFrom(text, row.name)) return 0.95;
-  // A shortened name, word by word ("Penn Station" for Pennsylvania Station, "Lex Avenue"): as good as an
-  // abbreviation expanded.
-  if (names.some((n) => isWordPrefix(wanted, n))) return 0.9;
-  if (names.some((n) => n.length >= 3 && wanted.length >= 3 && (n.includes(wanted) || wanted.includes(n)))) {
-    const n = names.find((x) => x.includes(wanted) || wanted.includes(x))!;
-    return 0.6 + 0.3 * (Math.min(n.length, wanted.length) / Math.max(n.length, wanted.length));
-  }
-  return trigramSimilarity(names[0] ?? '', wanted) * 0.8;
-}
-
-/** Every word of `short` begins the matching word of `long` (same number of words, at least one shortened). */
-export function isWordPrefix(short: string, long: string): boolean {
-  const a = short.split(' ');
-  const b = long.split(' ');
-  if (a.length !== b.length || short === long) return false;
-  return a.every((w, i) => b[i]!.startsWith(w) && (w === b[i] || w.length >= 3));
-}
-
-function trigrams(text: string): Set<string> {
-  const padded = `  ${text} `;
-  const out = new Set<string>();
-  for (let i = 0; i < padded.length - 2; i++) out.add(padded.slice(i, i + 3));
-  return out;
-}
-
-function trigramSimilarity(a: string, b: string): number {
-  const ta = trigrams(a);
-  const tb = trigrams(b);
-  let shared = 0;
-  for (const t of ta) if (tb.has(t)) shared++;
-  return shared / (ta.size + tb.size - shared || 1);
-}
-
-const isPolygon = (r: GazetteerRow) => r.gtype === 'POLYGON' || r.gtype === 'MULTIPOLYGON';
-const isLine = (r: GazetteerRow) => r.gtype === 'LINESTRING' || r.gtype === 'MULTILINESTRING';
-
-const KIND_WORDS: ReadonlySet<string> = new Set([...STREET_LAST, ...AREA_LAST, ...LANDMARK_LAST]);
-
-/** Only words for kinds of place ("the station", "the park"): no name to prefer a notable bearer of. */
-function isGenericPhrase(text: string): boolean {
-  return normalizeName(text).split(' ').every((w) => KIND_WORDS.has(w));
-}
-
-/** nameScore of a name that contains the wanted words (or is contained in them). */
-const CONTAINED_SCORE = 0.6;
-/** How much more notable than every other candidate a place must be to be taken without asking. */
-const DOMINANCE = 2;
-
-/**
- * The one candidate clearly more notable than every rival (a Wikidata-linked landmark among shops that borrow
- * its name), or undefined when none stands out. Rivals are the candidates of another name, or with
- * `everyRowRivals` all other candidates (distinct places that share a name).
- */
-function dominant(rows: GazetteerRow[], everyRowRivals = false): GazetteerRow | undefined {
-  const ranked = [...rows].sort((a, b) => prominence(b) - prominence(a));
-  const first = ranked[0];
-  if (!first) return undefined;
-  const rival = everyRowRivals ? ranked[1] : ranked.find((r) => normalizeName(r.name) !== normalizeName(first.name));
-  if (!rival) return first;
-  return prominence(first) - prominence(rival) >= DOMINANCE ? first : undefined;
-}
-
-/**
- * Among names that all contain the words asked for: the notable places (less than DOMINANCE below the most
- * notable one), and of these the name closest to the words; undefined when two notable names read equally well.
- */
-function notableReading(scored: Array<{ row: GazetteerRow; score: number }>): GazetteerRow | undefined {
-  if (scored.length === 0) return undefined;
-  const top = Math.max(...scored.map((s) => prominence(s.row)));
-  const notable = scored.filter((s) => prominence(s.row) > top - DOMINANCE).sort((a, b) => b.score - a.score);
-  const first = notable[0]!;
-  const rival = notable.find((s) => normalizeName(s.row.name) !== normalizeName(first.row.name));
-  if (rival && first.score - rival.score < 0.02) return undefined;
-  return first.row;
-}
-
-/** Notability: features with Wikidata/Wikipedia links, prose, an outline and rich tags are the "main" one of a name. */
-function prominence(r: GazetteerRow): number {
-  return (
-    (r.tags.wikidata ? 2 : 0) + (r.tags.wikipedia ? 1 : 0) + (r.has_prose ? 1 : 0) + (isPolygon(r) ? 1 : 0) +
-    (PART_CATEGORIES.has(r.category ?? '') ? -3 : 0) + Math.min(Object.keys(r.tags).length, 40) / 40
-  );
-}
-
-function metresBetween(a: { lon: number; lat: number }, b: { lon: number; lat: number }): number {
-  const rad = Math.PI / 180;
-  const x = (b.lon - a.lon) * rad * Math.cos(((a.lat + b.lat) / 2) * rad);
-  const y = (b.lat - a.lat) * rad;
-  return Math.sqrt(x * x + y * y) * 6_371_000;
-}
-
-/**
- * Groups same-name matches into places by single linkage: a feature within SAME_PLACE_M of any member of a
- * group joins it (and may merge groups), so a long place mapped in pieces (the High Line: a park of many
- * segments over 2 km) is one place, while same-name places across town stay apart.
- */
-function clusterByLocation(rows: GazetteerRow[]): GazetteerRow[][] {
-  const clusters: GazetteerRow[][] = [];
-  for (const row of rows) {
-    const near = clusters.filter((c) => c.some((member) => metresBetween(member, row) < SAME_PLACE_M));
-    if (near.length === 0) {
-      clusters.push([row]);
-      continue;
-    }
-    const [home, ...others] = near;
-    home!.push(row);
-    for (const other of others) {
-      home!.push(...other);
-      clusters.splice(clusters.indexOf(other), 1);
-    }
-  }
-  return clusters;
 }
 
 async function resolveNamed(
@@ -539,53 +359,6 @@ async function pickCluster(
   const order = densities.map((d, i) => ({ d, i })).sort((a, b) => b.d - a.d);
   if (order[0]!.d >= 3 * Math.max(order[1]!.d, 1)) return clusters[order[0]!.i];
   return undefined;
-}
-
-function clarify(text: string, rows: GazetteerRow[]): Clarification {
-  const seen = new Set<string>();
-  const options: ClarificationOption[] = [];
-  // The most populous first (a gazetteer's order; places without a population keep theirs).
-  for (const r of [...rows].sort((a, b) => population(b) - population(a))) {
-    const key = `${normalizeName(r.name)}@${Math.round(r.lon * 200)},${Math.round(r.lat * 200)}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    options.push({
-      name: r.name,
-      category: r.category,
-      placeId: r.id,
-      lon: round6(r.lon),
-      lat: round6(r.lat),
-      hint: placeHint(r),
-    });
-    if (options.length >= 8) break;
-  }
-  const listed = options.slice(0, 4).map((o) => (o.hint ? `${o.name} (${o.hint})` : o.name));
-  const more = options.length > listed.length ? `, or ${options.length - listed.length} more` : '';
-  return { question: `Several places match "${text}": ${listed.join('; ')}${more}. Which one do you mean?`, reference: text, options };
-}
-
-const round6 = (v: number) => Math.round(v * 1e6) / 1e6;
-
-/** A place's population from its tags (GeoNames cities carry one), 0 when unknown. */
-function population(r: GazetteerRow): number {
-  const n = Number(r.tags.population);
-  return Number.isFinite(n) && n > 0 ? n : 0;
-}
-
-/** What tells same-name options apart: "Texas, United States — 25 k" for a city, the street for a shop. */
-function placeHint(r: GazetteerRow): string {
-  if (r.tags.country) {
-    const where = [r.tags.admin1, r.tags.country].filter(Boolean).join(', ');
-    const n = population(r);
-    return n ? `${where} — ${populationText(n)}` : where;
-  }
-  return [r.category, r.tags['addr:street'], r.tags.borough].filter(Boolean).join(', ');
-}
-
-export function populationText(n: number): string {
-  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)} M`;
-  if (n >= 1_000) return `${Math.round(n / 1_000)} k`;
-  return String(n);
 }
 
 async function featureReference(

@@ -5,11 +5,13 @@ import { toVectorLiteral } from '../embedding/space.ts';
 import type { Constraint, SpatialPlan } from '../planning/plan.ts';
 import { hasTargets, ROUTE_REF } from '../planning/plan.ts';
 import { isClosestK, SPATIAL_FUNCTIONS, specOf } from './functions/index.ts';
+import { clauseSatisfiedSql, clausesOf } from './functions/logic.ts';
 import { NEAREST_WINDOW_M } from './functions/nearest.ts';
 import { poiConceptById } from '../lexicon/poi-concepts.ts';
 import type { ConstraintSql, PlanarFrame } from './functions/spec.ts';
 import type { GeoJsonGeometry, ResolvedReference } from './resolve.ts';
 import { estimatedMatches, targetStatistics } from './tag-statistics.ts';
+import { boxArea, boxCentre, isArea, lineParts, planarFrame, scaledGeometry, windowBoxes, windowSql } from './windows.ts';
 
 /**
  * Sparse spatial retrieval with dense scores in the same round trip. The work of a question is bounded by
@@ -94,22 +96,8 @@ export const SEMANTIC_REACH = 600;
 export const TAGGED_ENOUGH = 25;
 /** Targets matching at most this many places of the whole table are looked up by their indexes first (see tagged). */
 export const RARE_TARGET_MATCHES = 10_000;
-/** A line's window is a chain of boxes of about this length (fewer, longer ones past MAX_CORRIDOR_BOXES). */
-const CORRIDOR_BOX_M = 250;
-const MAX_CORRIDOR_BOXES = 24;
 /** Simplification of a reference line or outline for ordering pools (degrees: 1.1 m of latitude). */
 const ORDER_TOLERANCE_DEG = 0.00001;
-/** Windows up to this size (metres, either side; less the farther from the equator, see planarFrame) are measured in a local planar frame. */
-const PLANAR_FRAME_MAX_M = 40_000;
-const PLANAR_FRAME_MAX_LAT = 70;
-const PLANAR_FRAME_MAX_ERROR = 0.002;
-/** Metres per degree on PostGIS's sphere (radius 6,371,008.8 m). */
-const SPHERE_METRES_PER_DEGREE = (6_371_008.8 * Math.PI) / 180;
-
-type Envelope = [number, number, number, number];
-
-/** Metres per degree of latitude, rounded down so that windows in degrees are never too small. */
-const METRES_PER_DEGREE = 110_500;
 
 function geometryParam(geometry: GeoJsonGeometry): RawBuilder<unknown> {
   return sql`ST_SetSRID(ST_GeomFromGeoJSON(${JSON.stringify(geometry)}), 4326)`;
@@ -127,6 +115,11 @@ function constraintGeometry(c: Constraint, refs: Map<string, ResolvedReference>,
   return refs.get(c.ref)!.geometry;
 }
 
+/** The geometry of a clause: its constraint's, or its alternatives' together (the pools are ordered by distance to any). */
+function clauseGeometry(members: GeoJsonGeometry[]): GeoJsonGeometry {
+  return members.length === 1 ? members[0]! : ({ type: 'GeometryCollection', geometries: members } as unknown as GeoJsonGeometry);
+}
+
 /** Metres from the constraint's geometry within which candidates are fetched (the reach plus near misses). */
 function windowReach(c: Constraint, nearestM = NEAREST_WINDOW_M): number {
   return c.fn === 'nearest' ? Math.max(nearestM, specOf(c).windowReach(c)) : specOf(c).windowReach(c);
@@ -139,145 +132,6 @@ function windowReach(c: Constraint, nearestM = NEAREST_WINDOW_M): number {
 export function nearestWindow(plan: SpatialPlan): number {
   const nearM = plan.targets.concepts.map((id) => poiConceptById.get(id)?.nearM ?? 0);
   return Math.max(NEAREST_WINDOW_M, 10 * Math.max(0, ...nearM));
-}
-
-function boundsOf(geometry: GeoJsonGeometry): Envelope {
-  const box: Envelope = [Infinity, Infinity, -Infinity, -Infinity];
-  const visit = (c: unknown): void => {
-    if (Array.isArray(c) && typeof c[0] === 'number') {
-      const [x, y] = c as number[];
-      box[0] = Math.min(box[0], x!);
-      box[1] = Math.min(box[1], y!);
-      box[2] = Math.max(box[2], x!);
-      box[3] = Math.max(box[3], y!);
-    } else if (Array.isArray(c)) c.forEach(visit);
-  };
-  visit(geometry.coordinates);
-  return box;
-}
-
-/** The box of a geometry grown by `metres` on every side, in degrees (a superset: degrees of longitude shrink poleward). */
-export function expandedEnvelope(geometry: GeoJsonGeometry, metres: number): Envelope {
-  const [x0, y0, x1, y1] = boundsOf(geometry);
-  const dy = metres / METRES_PER_DEGREE;
-  const poleward = Math.min(90, Math.max(Math.abs(y0 - dy), Math.abs(y1 + dy)));
-  const cos = Math.cos((poleward * Math.PI) / 180);
-  const dx = cos < 0.01 ? 360 : dy / cos;
-  return [Math.max(-180, x0 - dx), Math.max(-90, y0 - dy), Math.min(180, x1 + dx), Math.min(90, y1 + dy)];
-}
-
-function isArea(geometry: GeoJsonGeometry): boolean {
-  return geometry.type === 'Polygon' || geometry.type === 'MultiPolygon';
-}
-
-function boxCentre([x0, y0, x1, y1]: Envelope): GeoJsonGeometry {
-  return { type: 'Point', coordinates: [(x0 + x1) / 2, (y0 + y1) / 2] };
-}
-
-function lineParts(geometry: GeoJsonGeometry): number[][][] {
-  if (geometry.type === 'LineString') return [geometry.coordinates as number[][]];
-  if (geometry.type === 'MultiLineString') return geometry.coordinates as number[][][];
-  return [];
-}
-
-/** Rough metres between two lon/lat points (for cutting a line into boxes; never for answers). */
-function roughMetres(a: number[], b: number[]): number {
-  const kx = Math.cos((((a[1]! + b[1]!) / 2) * Math.PI) / 180);
-  return Math.hypot((b[0]! - a[0]!) * kx, b[1]! - a[1]!) * METRES_PER_DEGREE;
-}
-
-/**
- * The window of a geometry as boxes in degrees, grown by `metres`: one box, or for a line a chain of boxes
- * along it (each piece of about CORRIDOR_BOX_M, long segments cut), whose union covers its corridor.
- */
-export function windowBoxes(geometry: GeoJsonGeometry, metres: number): Envelope[] {
-  const parts = lineParts(geometry);
-  if (parts.length === 0) return [expandedEnvelope(geometry, metres)];
-  const total = parts.reduce((sum, line) => sum + line.slice(1).reduce((l, p, i) => l + roughMetres(line[i]!, p), 0), 0);
-  const pieceM = Math.max(CORRIDOR_BOX_M, total / MAX_CORRIDOR_BOXES);
-  const boxes: Envelope[] = [];
-  for (const line of parts) {
-    let piece: number[][] = [line[0]!];
-    let length = 0;
-    for (let i = 1; i < line.length; i++) {
-      const [a, b] = [line[i - 1]!, line[i]!];
-      const d = roughMetres(a, b);
-      const cuts = Math.max(1, Math.ceil(d / pieceM));
-      for (let k = 1; k <= cuts; k++) {
-        const p = [a[0]! + ((b[0]! - a[0]!) * k) / cuts, a[1]! + ((b[1]! - a[1]!) * k) / cuts];
-        piece.push(p);
-        length += d / cuts;
-        if (length >= pieceM) {
-          boxes.push(expandedEnvelope({ type: 'LineString', coordinates: piece }, metres));
-          piece = [p];
-          length = 0;
-        }
-      }
-    }
-    if (piece.length > 1) boxes.push(expandedEnvelope({ type: 'LineString', coordinates: piece }, metres));
-  }
-  if (boxes.length === 0) return [expandedEnvelope(geometry, metres)];
-  // A street of many separate parts: neighbours (in the order of the parts) are joined until few enough.
-  let merged = boxes;
-  while (merged.length > MAX_CORRIDOR_BOXES) {
-    merged = merged.flatMap((box, i) => (i % 2 ? [] : [i + 1 < merged.length ? unionBox([box, merged[i + 1]!]) : box]));
-  }
-  return merged;
-}
-
-function boxArea(boxes: Envelope[]): number {
-  return boxes.reduce((sum, [x0, y0, x1, y1]) => sum + (x1 - x0) * (y1 - y0), 0);
-}
-
-function unionBox(boxes: Envelope[]): Envelope {
-  return boxes.reduce((a, b) => [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])]);
-}
-
-function intersectEnvelopes(boxes: Envelope[]): Envelope | null {
-  const [x0, y0, x1, y1] = boxes.reduce((a, b) => [Math.max(a[0], b[0]), Math.max(a[1], b[1]), Math.min(a[2], b[2]), Math.min(a[3], b[3])]);
-  return x0 <= x1 && y0 <= y1 ? [x0, y0, x1, y1] : null;
-}
-
-function envelopeSql(box: Envelope): RawBuilder<unknown> {
-  return sql`ST_MakeEnvelope(${box[0]}, ${box[1]}, ${box[2]}, ${box[3]}, 4326)`;
-}
-
-/**
- * The window of all constraints: the boxes of the driving constraint (the smallest window), each clipped
- * to the bounding boxes of the others' windows; an OR of `&&`, which the GiST index answers as a BitmapOr.
- */
-function windowSql(perConstraint: Envelope[][], driver: number): RawBuilder<boolean> {
-  const others = perConstraint.filter((_, i) => i !== driver).map(unionBox);
-  const boxes = perConstraint[driver]!.flatMap((box) => {
-    const clipped = intersectEnvelopes([box, ...others]);
-    return clipped ? [clipped] : [];
-  });
-  if (boxes.length === 0) return sql<boolean>`false`;
-  return sql<boolean>`(${sql.join(boxes.map((b) => sql`p.geom && ${envelopeSql(b)}`), sql` OR `)})`;
-}
-
-/**
- * A local equirectangular frame (metres east and north, scaled at the window's middle latitude) when the
- * window is small and far from the poles; null: measure on the sphere.
- */
-export function planarFrame(boxes: Envelope[]): { kx: number; ky: number } | null {
-  const [x0, y0, x1, y1] = unionBox(boxes);
-  const mid = (y0 + y1) / 2;
-  const kx = Math.cos((mid * Math.PI) / 180) * SPHERE_METRES_PER_DEGREE;
-  const spanM = Math.max((x1 - x0) * kx, (y1 - y0) * SPHERE_METRES_PER_DEGREE);
-  const poleward = Math.max(Math.abs(y0), Math.abs(y1));
-  if (poleward > PLANAR_FRAME_MAX_LAT || spanM > 2 * PLANAR_FRAME_MAX_M) return null;
-  // East-west metres are scaled by the cosine of the middle latitude: off by about tan(lat) x the latitude
-  // difference (radians) at the window's north and south ends.
-  const scaleError = Math.tan((poleward * Math.PI) / 180) * (((y1 - y0) / 2) * (Math.PI / 180));
-  if (scaleError > PLANAR_FRAME_MAX_ERROR) return null;
-  return { kx, ky: SPHERE_METRES_PER_DEGREE };
-}
-
-function scaledGeometry(geometry: GeoJsonGeometry, kx: number, ky: number): GeoJsonGeometry {
-  const scale = (c: unknown): unknown =>
-    Array.isArray(c) && typeof c[0] === 'number' ? [(c[0] as number) * kx, (c[1] as number) * ky] : (c as unknown[]).map(scale);
-  return { type: geometry.type, coordinates: scale(geometry.coordinates) } as GeoJsonGeometry;
 }
 
 /** A constraint's SQL from its function's spec, with the distance measured in the frame or on the sphere. */
@@ -351,18 +205,23 @@ export function buildRetrievalQuery(input: RetrieveInput) {
   const refs = new Map(input.references.map((r) => [r.id, r]));
   const geometries = plan.constraints.map((c) => constraintGeometry(c, refs, plan));
   const nearestM = nearestWindow(plan);
-  const windows = plan.constraints.map((c, i) => windowBoxes(geometries[i]!, windowReach(c, nearestM)));
-  const semanticWindows = plan.constraints.map((c, i) => windowBoxes(geometries[i]!, specOf(c).semanticReach(c)));
+  const constraintWindows = plan.constraints.map((c, i) => windowBoxes(geometries[i]!, windowReach(c, nearestM)));
+  // The window is that of the clauses that hold positively (a group's: the union of its alternatives'); a
+  // negated clause only removes places from it.
+  const clauses = clausesOf(plan.constraints).filter((k) => !k.negated);
+  const windows = clauses.map((k) => k.members.flatMap((i) => constraintWindows[i]!));
+  const semanticWindows = clauses.map((k) => k.members.flatMap((i) => windowBoxes(geometries[i]!, specOf(plan.constraints[i]!).semanticReach(plan.constraints[i]!))));
   const driver = windows.reduce((best, w, i) => (boxArea(w) < boxArea(windows[best]!) ? i : best), 0);
-  const frame = planarFrame(windows.flat());
+  const frame = planarFrame(constraintWindows.flat());
   const compiled = plan.constraints.map((c, i) => compileConstraint(c, geometries[i]!, frame));
+  const driverGeometry = clauseGeometry(clauses[driver]!.members.map((i) => geometries[i]!));
   const referencePlaceIds = input.references.flatMap((r) => (r.match?.placeId ? [r.match.placeId] : []));
   const referenceNames = input.references.flatMap((r) => (r.match ? [r.match.name] : []));
   const tagMatch = tagMatchSql(plan);
   const hasNearest = plan.constraints.some(isClosestK);
-  const near = geometryParam(geometries[driver]!);
-  const driverIsLine = lineParts(geometries[driver]!).length > 0;
-  const driverIsArea = isArea(geometries[driver]!);
+  const near = geometryParam(driverGeometry);
+  const driverIsLine = lineParts(driverGeometry).length > 0;
+  const driverIsArea = isArea(driverGeometry);
   // For ordering pools only (the measured distances use the exact geometry): a line or an outline simplified
   // within ORDER_TOLERANCE_DEG (about 1 m), folded to a constant when PostgreSQL plans the query. The cost of a
   // distance grows with the reference's vertices: Park Avenue's 289 become 99, and ordering its corridor's
@@ -392,8 +251,10 @@ export function buildRetrievalQuery(input: RetrieveInput) {
   const candidate = sql<boolean>`p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'${noCountries}${populous}
         AND NOT (p.id = ANY(${referencePlaceIds}::bigint[])) AND NOT (p.name = ANY(${referenceNames}::text[]))${inShards}`;
   const d = (i: number) => sql<number>`m.distances[${sql.raw(String(i + 1))}]`;
-  const measuredInWindow = sql.join(plan.constraints.map((c, i) => sql`${d(i)} <= ${windowReach(c, nearestM)}`), sql` AND `);
-  const allSatisfied = sql.join(compiled.map((c, i) => c.satisfied(d(i))), sql` AND `);
+  const inReach = (i: number) => sql<boolean>`${d(i)} <= ${windowReach(plan.constraints[i]!, nearestM)}`;
+  const measuredInWindow = sql.join(clauses.map((k) => (k.members.length === 1 ? inReach(k.members[0]!) : sql`(${sql.join(k.members.map(inReach), sql` OR `)})`)), sql` AND `);
+  const satisfied = clauseSatisfiedSql(plan.constraints, compiled.map((c, i) => c.satisfied(d(i))));
+  const allSatisfied = sql.join(satisfied, sql` AND `);
   const order = hasNearest
     ? sql`tag_match DESC, d0 ASC`
     : sql`(${allSatisfied}) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC`;
@@ -469,7 +330,7 @@ export function buildRetrievalQuery(input: RetrieveInput) {
     ), candidates AS (
       SELECT p.id, p.source_id, p.name, p.category, ${description} AS description, p.geom,
              m.distances, m.distances[1] AS d0,
-             ARRAY[${sql.join(compiled.map((c, i) => c.satisfied(d(i))))}]::boolean[] AS satisfied,
+             ARRAY[${sql.join(satisfied)}]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              ${similarity(input.semanticVector)} AS sem_sim,
              ${similarity(input.spatialVector)} AS spa_sim

@@ -38,3 +38,14 @@ export async function startTestService(
     },
   };
 }
+
+/** POST /v1/ask with the offline planner; the response body, after checking the status is 200. */
+export async function askOffline<T>(service: TestService, question: string, k: number): Promise<T> {
+  const res = await fetch(`${service.url}/v1/ask`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ question, k, planner: 'offline' }),
+  });
+  if (res.status !== 200) throw new Error(`POST /v1/ask answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as T;
+}

@@ -134,6 +134,14 @@ describe('explorer helpers', () => {
       'north-east of the reference, within 300 m',
     ]);
     expect(areaLabel(areas[8]!, functions, 'zh')).toBe('东北侧 300 米以内');
+    // A negated area says where answers are not; an alternative says it is one of several.
+    const outside = { ...areas[5]!, constraint: { fn: 'inside', ref: 'r2', negated: true } };
+    expect(areaLabel(outside, functions, 'en')).toBe('outside');
+    expect(areaLabel(outside, functions, 'zh')).toBe('在区域以外');
+    const either = { ...areas[0]!, constraint: { fn: 'within_distance', ref: 'r1', distanceM: 200, anyOf: 'g1' } };
+    expect(areaLabel(either, functions, 'en')).toBe('within 200 m (or)');
+    const notNorth = { ...areas[8]!, constraint: { ...areas[8]!.constraint, negated: true } };
+    expect(areaLabel(notNorth, functions, 'en')).toBe('not north-east of the reference, within 300 m');
     // Without the table (the settings not loaded yet) nothing is drawn.
     expect(searchAreas(plan, reference)).toEqual([]);
     // The route and the corridor are the straight segment between the two references.

@@ -26,8 +26,8 @@ export const inside: SpatialFunctionSpec<'inside'> = {
     satisfied: () => sql<boolean>`ST_Intersects(ST_PointOnSurface(p.geom), ${geometry})`,
   }),
   labels: {
-    en: { area: 'inside', place: 'inside {ref}' },
-    zh: { area: '在区域内', place: '在{ref}内' },
+    en: { area: 'inside', place: 'inside {ref}', notArea: 'outside', notPlace: 'outside {ref}' },
+    zh: { area: '在区域内', place: '在{ref}内', notArea: '在区域以外', notPlace: '在{ref}以外' },
   },
   searchArea: { kind: 'fill' },
 };

@@ -29,6 +29,15 @@ export function placeLabel(c: Constraint, lang: Lang, values: { distance: string
   return fillLabel(specOf(c).labels[lang].place, c, lang, values);
 }
 
+/** "not" in each language, before a label that has no negated form of its own. */
+const NOT: Record<Lang, string> = { en: 'not ', zh: '不' };
+
+/** Where a candidate satisfying a negated constraint is: "outside Chelsea", "not 200 m north of X". */
+export function negatedPlaceLabel(c: Constraint, lang: Lang, values: { distance: string; ref: string }): string {
+  const labels = specOf(c).labels[lang];
+  return fillLabel(labels.notPlace ?? `${NOT[lang]}${labels.place}`, c, lang, values);
+}
+
 /** What the explorer needs of each function: how to draw its search area and how to name it. */
 export type ExplorerFunctions = Record<SpatialFunctionName, { searchArea: SearchAreaSpec; labels: SpatialFunctionLabels }>;
 

@@ -59,6 +59,9 @@ export interface LanguageLabels {
   area: string;
   /** Where a candidate that satisfies the constraint is, relative to the reference ("inside {ref}"). */
   place: string;
+  /** The same when the constraint is negated ("outside {ref}"); without it, the language's "not" before `area`/`place`. */
+  notArea?: string;
+  notPlace?: string;
 }
 
 export interface SpatialFunctionLabels {

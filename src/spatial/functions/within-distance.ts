@@ -24,8 +24,8 @@ export const withinDistance: SpatialFunctionSpec<'within_distance'> = {
   compile: (c, { distance }) => ({ distance, satisfied: (d) => sql<boolean>`(${d} <= ${c.distanceM})` }),
   excess: (c, distance) => Math.max(0, distance - c.distanceM),
   labels: {
-    en: { area: 'within {m} m', place: '{distance} from {ref}' },
-    zh: { area: '{m} 米以内', place: '距{ref}{distance}' },
+    en: { area: 'within {m} m', place: '{distance} from {ref}', notArea: 'farther than {m} m', notPlace: '{distance} from {ref}' },
+    zh: { area: '{m} 米以内', place: '距{ref}{distance}', notArea: '{m} 米以外', notPlace: '距{ref}{distance}' },
   },
   searchArea: { kind: 'radius', metres: 'distanceM' },
 };

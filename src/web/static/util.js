@@ -222,16 +222,24 @@ export function sectorPolygon(centre, reference, axis, halfWidthDeg, metres) {
  */
 export function areaLabel(area, functions, lang) {
   const labels = functions?.[area.fn]?.labels;
-  const template = labels?.[lang]?.area;
-  if (!template) return area.fn;
+  const own = labels?.[lang];
+  if (!own?.area) return area.fn;
+  // A negated constraint's area is where answers are NOT ("outside"); an alternative is one of several areas.
+  const negated = area.constraint?.negated === true;
+  const template = negated ? (own.notArea ?? `${NOT_WORD[lang] ?? 'not '}${own.area}`) : own.area;
   const words = labels.words?.[lang] ?? {};
-  return template.replace(/\{(\w+)\}/g, (whole, name) => {
+  const text = template.replace(/\{(\w+)\}/g, (whole, name) => {
     if (name === 'm') return String(Math.round(area.metres));
     const value = area.constraint?.[name];
     if (typeof value === 'string') return words[value] ?? value;
     return typeof value === 'number' ? String(value) : whole;
   });
+  return area.constraint?.anyOf ? `${text}${ANY_OF_WORD[lang] ?? ' (or)'}` : text;
 }
+
+/** The words of negation and of alternatives, as the service's labels say them (src/spatial/functions/labels.ts). */
+const NOT_WORD = { en: 'not ', zh: '不' };
+const ANY_OF_WORD = { en: ' (or)', zh: '（或）' };
 
 /**
  * The question to ask again once the user picked an option of a clarification: the ambiguous reference

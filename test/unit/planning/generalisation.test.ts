@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planOffline } from '../../../src/planning/offline-planner.ts';
-import { typoBudget, typoDistance } from '../../../src/planning/lexicon-match.ts';
+import { typoBudget, typoDistance } from '../../../src/planning/typos.ts';
 
 const refs = (q: string) => planOffline(q).references.map((r) => r.text);
 const constraint = (q: string) => planOffline(q).constraints[0];

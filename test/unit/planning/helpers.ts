@@ -7,8 +7,16 @@ export function refText(plan: SpatialPlan, id: string): string {
   return plan.references.find((r) => r.id === id)?.text ?? `?${id}`;
 }
 
-/** "within_distance(Grand Central Terminal, 200)", "nearest(Vessel, k=2)", "between(A, B, 200)". */
+/**
+ * "within_distance(Grand Central Terminal, 200)", "nearest(Vessel, k=2)", "between(A, B, 200)"; negated:
+ * "not inside(Chelsea)"; an alternative: "inside(SoHo) [g1]".
+ */
 export function describeConstraint(plan: SpatialPlan, c: Constraint): string {
+  const own = describeFunction(plan, c);
+  return `${c.negated ? 'not ' : ''}${own}${c.anyOf ? ` [${c.anyOf}]` : ''}`;
+}
+
+function describeFunction(plan: SpatialPlan, c: Constraint): string {
   switch (c.fn) {
     case 'within_distance':
       return `within_distance(${refText(plan, c.ref)}, ${c.distanceM})`;

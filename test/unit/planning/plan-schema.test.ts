@@ -68,3 +68,27 @@ describe('SpatialPlanSchema', () => {
     expect(issues({ ...base, constraints: [{ fn: 'drop_table', ref: 'r1' }] })).not.toEqual([]);
   });
 });
+
+describe('SpatialPlanSchema: negation and alternatives', () => {
+  const withConstraints = (constraints: unknown[]) => ({ ...base, constraints });
+
+  it('accepts a negation beside a positive constraint and a group of two alternatives', () => {
+    const plan = withConstraints([
+      { fn: 'within_distance', ref: 'r1', distanceM: 300, anyOf: 'g1' },
+      { fn: 'within_distance', ref: 'r2', distanceM: 300, anyOf: 'g1' },
+      { fn: 'inside', ref: 'r2', negated: true },
+    ]);
+    expect(issues(plan)).toEqual([]);
+    expect(SpatialPlanSchema.parse(plan).constraints[2]).toMatchObject({ negated: true });
+  });
+
+  it('rejects negations alone, a lone alternative, a negated alternative, a negated nearest and a bad group id', () => {
+    expect(issues(withConstraints([{ fn: 'inside', ref: 'r1', negated: true }]))).toContain('at least one constraint must not be negated');
+    expect(issues(withConstraints([{ fn: 'inside', ref: 'r1', anyOf: 'g2' }]))).toContain('group g2 needs at least two alternatives');
+    const negatedAlternative = [{ fn: 'inside', ref: 'r1' }, { fn: 'inside', ref: 'r2', negated: true, anyOf: 'g1' }, { fn: 'inside', ref: 'r1', anyOf: 'g1' }];
+    expect(issues(withConstraints(negatedAlternative))).toContain('a negated constraint cannot be an alternative');
+    const negatedNearest = [{ fn: 'inside', ref: 'r1' }, { fn: 'nearest', ref: 'r2', k: 1, negated: true }];
+    expect(issues(withConstraints(negatedNearest))).toContain('nearest can be neither negated nor an alternative');
+    expect(issues(withConstraints([{ fn: 'inside', ref: 'r1', anyOf: 'group' }])).length).toBeGreaterThan(0);
+  });
+});

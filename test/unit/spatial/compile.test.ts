@@ -5,7 +5,8 @@ import type { Database } from '../../../src/db/schema.ts';
 import { planOffline } from '../../../src/planning/offline-planner.ts';
 import type { SpatialPlan } from '../../../src/planning/plan.ts';
 import type { ResolvedReference } from '../../../src/spatial/resolve.ts';
-import { ALLOWED_SQL_FUNCTIONS, buildRetrievalQuery, expandedEnvelope, planarFrame, windowBoxes } from '../../../src/spatial/retrieve.ts';
+import { ALLOWED_SQL_FUNCTIONS, buildRetrievalQuery } from '../../../src/spatial/retrieve.ts';
+import { expandedEnvelope, planarFrame, windowBoxes } from '../../../src/spatial/windows.ts';
 
 // Compiles without a database: the SQL text is what matters here.
 const db = new Kysely<Database>({
@@ -165,5 +166,22 @@ describe('windows', () => {
     // At New York's latitude the cosine scale is off by 0.2 % about 15 km north or south of the middle.
     expect(planarFrame([expandedEnvelope({ type: 'Point', coordinates: [-73.98, 40.75] }, 10_000)])).not.toBeNull();
     expect(planarFrame([expandedEnvelope({ type: 'Point', coordinates: [-73.98, 40.75] }, 20_000)])).toBeNull();
+  });
+});
+
+describe('plan compiler: negation and alternatives', () => {
+  it('negates a function\'s own test and keeps the negated reference out of the window', () => {
+    const { sql: text } = compile(planOffline('tapas bars within 300 m of the Flatiron Building but not in Gramercy'));
+    expect(text).toMatch(/\(NOT coalesce\(ST_Intersects\(ST_PointOnSurface\(p\.geom\), ST_SetSRID/);
+    // The window checks the positive constraint's reach only.
+    expect(text).toMatch(/WHERE m\.distances\[1\] <= \$\d+\s+ORDER BY/);
+    expect(text).not.toMatch(/m\.distances\[2\] <= /);
+    expect(functionsIn(text).every((f) => allowed.has(f))).toBe(true);
+  });
+
+  it('ORs the alternatives of a group, in the window and in the test', () => {
+    const { sql: text } = compile(planOffline('opticians within 250 m of Hudson Yards or the Javits Center'));
+    expect(text).toMatch(/\(m\.distances\[1\] <= \$\d+ OR m\.distances\[2\] <= \$\d+\)/);
+    expect(text).toMatch(/\(coalesce\(\(m\.distances\[1\] <= \$\d+\), false\) OR coalesce\(\(m\.distances\[2\] <= \$\d+\), false\)\)/);
   });
 });

@@ -27,7 +27,7 @@ describe('ordinals and abbreviations, one normalisation for question and gazette
 
 describe('shortened names, word by word', () => {
   it('accepts words cut short, not different words', async () => {
-    const { isWordPrefix } = await import('../../../src/spatial/resolve.ts');
+    const { isWordPrefix } = await import('../../../src/spatial/gazetteer-match.ts');
     expect(isWordPrefix('lex avenue', 'lexington avenue')).toBe(true);
     expect(isWordPrefix('wash square park', 'washington square park')).toBe(true);
     expect(isWordPrefix('lex', 'lexington avenue')).toBe(false);
