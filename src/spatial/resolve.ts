@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { isDistributed, shardKeysOfBoxes } from '../db/citus.ts';
 import type { Db } from '../db/database.ts';
 import type { LonLat, Reference, SpatialPlan } from '../planning/plan.ts';
 import { poiConceptById } from '../lexicon/poi-concepts.ts';
@@ -347,18 +348,33 @@ async function pickCluster(
   const famous = dominant(clusters.map((c) => mainFeature(c, shape)), true);
   if (famous) return clusters.find((c) => c.includes(famous));
   // Where the data is: a place surrounded by many known places beats one at the edge of the map.
-  const densities = await Promise.all(
-    clusters.map(async (c) => {
-      const m = mainFeature(c, shape);
-      const { rows } = await sql<{ n: number }>`
-        SELECT count(*)::int AS n FROM places
-        WHERE ST_DWithin(geog, ST_SetSRID(ST_MakePoint(${m.lon}, ${m.lat}), 4326)::geography, 1000)`.execute(db);
-      return rows[0]!.n;
-    }),
-  );
+  const densities = await placesNear(db, clusters.map((c) => mainFeature(c, shape)), 1000);
   const order = densities.map((d, i) => ({ d, i })).sort((a, b) => b.d - a.d);
   if (order[0]!.d >= 3 * Math.max(order[1]!.d, 1)) return clusters[order[0]!.i];
   return undefined;
+}
+
+/**
+ * How many places lie within `metres` of each point, in one query: one query per point would be as many
+ * fan-outs to every shard on Citus, where a name copied in many cells then exhausts the pool. Citus reads only
+ * the shards of the points' cells.
+ */
+async function placesNear(db: Db, points: readonly LonLat[], metres: number): Promise<number[]> {
+  const degrees = metres / 111_320;
+  const boxes = points.map((p) => {
+    const dx = degrees / Math.max(Math.cos((p.lat * Math.PI) / 180), 0.01);
+    return [p.lon - dx, p.lat - degrees, p.lon + dx, p.lat + degrees] as const;
+  });
+  const shardKeys = (await isDistributed(db)) ? shardKeysOfBoxes(boxes) : null;
+  const { rows } = await sql<{ i: number; n: number }>`
+    SELECT c.i::int AS i, count(*)::int AS n
+    FROM unnest(${points.map((p) => p.lon)}::float8[], ${points.map((p) => p.lat)}::float8[]) WITH ORDINALITY AS c(lon, lat, i)
+    JOIN places p ON ST_DWithin(p.geog, ST_SetSRID(ST_MakePoint(c.lon, c.lat), 4326)::geography, ${metres})
+    ${shardKeys ? sql`WHERE p.shard_key = ANY(${shardKeys}::int[])` : sql``}
+    GROUP BY c.i`.execute(db);
+  const counts = points.map(() => 0);
+  for (const r of rows) counts[r.i - 1] = r.n;
+  return counts;
 }
 
 async function featureReference(

@@ -61,4 +61,22 @@ describe(`resolved references cache (${testMode} mode)`, () => {
     const fresh = await resolveReferences(database.db, plan);
     expect(fresh.ok && fresh.references[0]!.centroid).toEqual({ lon: 2.37, lat: 48.87 });
   });
+  it('takes the namesake among many places when the name is in many cells', async () => {
+    const name = 'Larkspur Yard Square';
+    // Twelve namesakes, each in its own one-degree cell (its own shard key on Citus); cafés around one only.
+    const namesakes = Array.from({ length: 12 }, (_, i) => square(`yard-${i}`, name, -10 + i * 1.5, 20 + i));
+    const busy = namesakes[7]!.geometry as { coordinates: [number, number] };
+    const cafes = Array.from({ length: 10 }, (_, i): PlaceFeature => ({
+      source: 'cache-test',
+      sourceId: `yard-cafe-${i}`,
+      name: `Corner Cup ${i}`,
+      category: 'cafe',
+      tags: { name: `Corner Cup ${i}`, amenity: 'cafe' },
+      description: 'A café.',
+      geometry: { type: 'Point', coordinates: [busy.coordinates[0] + 0.001 * (i + 1), busy.coordinates[1]] },
+    }));
+    await loadPlaces(database.db, embedder, features(...namesakes, ...cafes));
+    const resolved = await resolveReferences(database.db, planOffline(`Which cafés are within 300 m of ${name}?`));
+    expect(resolved.ok && resolved.references[0]!.centroid).toEqual({ lon: busy.coordinates[0], lat: busy.coordinates[1] });
+  });
 });
