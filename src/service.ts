@@ -49,8 +49,10 @@ export async function startService(config: Config, options: StartOptions = {}): 
     poolSize: config.DATABASE_POOL_SIZE,
     pgliteDataDir: config.PGLITE_DATA_DIR,
   });
+  const opened = performance.now();
   await migrateToLatest(database.db, { distribution: config.DATABASE_DISTRIBUTION });
-  log.info({ mode: database.mode, ms: Math.round(performance.now() - started) }, 'database ready');
+  const now = performance.now();
+  log.info({ mode: database.mode, ms: Math.round(now - started), openMs: Math.round(opened - started), migrateMs: Math.round(now - opened) }, 'database ready');
   const embedder = createConfiguredEmbedder(config);
   await seedEmptyDatabase(database, embedder, config.SEED, log);
 
@@ -160,16 +162,19 @@ async function seedEmptyDatabase(database: DatabaseHandle, embedder: Embedder, s
     const parts = [set.demo ? 'the Midtown Manhattan demo' : '', set.places.length ? 'the world cities and countries' : ''].filter(Boolean);
     log.info(`empty database: loading ${parts.join(' and ')}`);
     const progress = process.stderr.isTTY ? progressReporter('first start: loading the seed') : undefined;
+    const timings: Record<string, number> = {};
     await loadSeedPlaces(database.db, embedder, set, {
       bulk: database.mode === 'embedded',
+      timings,
       ...(progress ? { onProgress: (p) => progress.features(p.features, p.elapsedMs, p.phase) } : {}),
     });
     progress?.end();
-    log.info({ ms: Math.round(performance.now() - started) }, 'seed loaded');
+    log.info({ ms: Math.round(performance.now() - started), timings }, 'seed loaded');
   }
   if (!(await hasBuiltinTools(database.db))) {
+    const started = performance.now();
     const tools = await loadSeedTools(database.db, embedder, set.toolCatalogs);
-    log.info({ tools }, 'EO tool catalogs loaded (built-in, openEO, spectral indices)');
+    log.info({ tools, ms: Math.round(performance.now() - started) }, 'EO tool catalogs loaded (built-in, openEO, spectral indices)');
   }
 }
 

@@ -15,6 +15,8 @@ export interface SeedLoadOptions {
   /** Bulk mode (embedded: one connection anyway; see LoadOptions.deferVectorIndex). */
   bulk: boolean;
   onProgress?: (progress: LoadProgress) => void;
+  /** Receives milliseconds per stage (see LoadOptions.timings). */
+  timings?: Record<string, number>;
 }
 
 /**
@@ -24,10 +26,10 @@ export interface SeedLoadOptions {
 export async function loadSeedPlaces(db: Db, embedder: Embedder, set: SeedPlaces, options: SeedLoadOptions): Promise<void> {
   const world = allPlaces(set.places);
   if (set.demo) {
-    await loadNycData(db, embedder, set.demo, options.bulk, world, options.onProgress);
+    await loadNycData(db, embedder, set.demo, options.bulk, { alongside: world, onProgress: options.onProgress, timings: options.timings });
     return;
   }
-  await loadPlaces(db, embedder, world, { deferVectorIndex: options.bulk || undefined, onProgress: options.onProgress });
+  await loadPlaces(db, embedder, world, { deferVectorIndex: options.bulk || undefined, onProgress: options.onProgress, timings: options.timings });
 }
 
 function* allPlaces(groups: SeedPlaces['places']): Generator<PlaceFeature> {
