@@ -8,6 +8,8 @@ export interface NycLoadOptions {
   /** More places loaded in the same bulk load as the Midtown extract (the first start's world cities). */
   alongside?: Iterable<PlaceFeature>;
   onProgress?: (progress: LoadProgress) => void;
+  /** See LoadOptions.vectorIndexLater. */
+  vectorIndexLater?: boolean | undefined;
   /** Receives milliseconds per stage of both loads (see LoadOptions.timings). */
   timings?: Record<string, number>;
 }
@@ -25,15 +27,16 @@ export async function loadNycData(
   deferVectorIndex: boolean,
   more: NycLoadOptions = {},
 ): Promise<void> {
-  const { alongside = [], onProgress, timings } = more;
+  const { alongside = [], onProgress, timings, vectorIndexLater } = more;
   const bulk = deferVectorIndex || undefined;
   // describe: false: the loader builds the descriptions from tags itself, with their street and neighbourhood.
   await loadPlaces(db, embedder, readPlaces(paths.neighborhoods, { ...SOURCE_PRESETS.nycNeighborhoods, describe: false }), {
     deferVectorIndex: bulk,
+    vectorIndexLater,
     ...(timings ? { timings } : {}),
   });
   const midtown = readPlaces(paths.midtownPbf, { ...SOURCE_PRESETS.osm, skipInvalid: true, describe: false });
-  await loadPlaces(db, embedder, concat(midtown, alongside), { deferVectorIndex: bulk, onProgress, ...(timings ? { timings } : {}) });
+  await loadPlaces(db, embedder, concat(midtown, alongside), { deferVectorIndex: bulk, vectorIndexLater, onProgress, ...(timings ? { timings } : {}) });
 }
 
 async function* concat(first: AsyncIterable<PlaceFeature>, second: Iterable<PlaceFeature>): AsyncGenerator<PlaceFeature> {

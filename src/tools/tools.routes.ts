@@ -10,7 +10,9 @@ import { createRouter } from '../http/openapi-app.ts';
 import { badRequest, conflict, notFound } from '../http/problem.ts';
 import { catalogSnapshot } from './catalog-cache.ts';
 import { ToolImportError } from './importers/import-error.ts';
-import { deleteTool, importTools, parseToolRecords, registerTool, ToolConflictError, updateTool } from './registry.ts';
+import { importerForData } from './importers/importer.ts';
+import { deleteTool, importTools, registerTool, ToolConflictError, updateTool } from './registry.ts';
+import type { ToolRecord } from './schema.ts';
 import { getToolRow, listToolRows } from './repository.ts';
 import { PortTypeSchema, TemporalSchema, SNAKE_CASE } from './schema.ts';
 import { parseToolRequest } from './request.ts';
@@ -238,7 +240,7 @@ export const routes = {
     path: '/v1/tools:import',
     tags: ['tools'],
     summary: 'Import a catalog of tool records in one transaction (upsert by id; ids owned by another catalog are skipped and listed)',
-    description: 'The body is a tool-record file: `{catalog, version, tools: [{id, name, description, ...}]}` or an array of records. `npm run tools:import` sends any catalog it reads this way while a service holds the embedded data directory.',
+    description: 'The body is a catalog in one of the formats of the importers: a tool-record file (`{catalog, version, tools: [{id, name, description, ...}]}` or an array of records), an openEO `GET /processes` body or process, or an Awesome Spectral Indices dictionary. `npm run tools:import` sends any catalog it reads this way while a service holds the embedded data directory.',
     request: { body: { content: { 'application/json': { schema: z.any() } }, required: true } },
     responses: {
       200: json(z.object({ read: z.number(), written: z.number(), skipped: z.array(z.object({ id: z.string(), ownedBy: z.string() })), ms: z.number() }), 'import report'),
@@ -321,9 +323,10 @@ export function toolsRoutes(db: Db, embedder: Embedder, readDb: Db = db) {
     } catch {
       throw badRequest('the body is not valid JSON', [{ in: 'body', field: '(root)', message: 'invalid JSON' }]);
     }
-    let records: ReturnType<typeof parseToolRecords>;
+    let records: ToolRecord[];
     try {
-      records = parseToolRecords(body, 'request body');
+      // The importers in order (importers/importer.ts): tool records, an openEO process set, a spectral-indices dictionary.
+      records = importerForData(body, 'request body').read(body, 'request body');
     } catch (error) {
       if (error instanceof ToolImportError) throw badRequest(`${error.message}; nothing was imported`, [{ in: 'body', field: 'tools', message: error.message }]);
       throw error;
