@@ -14,7 +14,7 @@ import { createConfiguredEmbedder } from './embedding/configured.ts';
 import { hasPlaces, importMissingCatalogs, loadSeedPlaces } from './ingest/seed.ts';
 import { buildVectorIndex, hasVectorIndex } from './ingest/load-indexes.ts';
 import { seedSet } from '../seed/index.ts';
-import { progressReporter } from './cli/progress.ts';
+import { terminalProgress } from './cli/progress.ts';
 import type { Embedder } from './embedding/embedder.ts';
 import { createLlmPlanner } from './planning/llm-planner.ts';
 import { createLlmReranker } from './ranking/llm-rerank.ts';
@@ -170,7 +170,7 @@ async function seedEmptyDatabase(database: DatabaseHandle, embedder: Embedder, s
     const started = performance.now();
     const parts = [set.demo ? 'the Midtown Manhattan demo' : '', set.places.length ? 'the world cities and countries' : ''].filter(Boolean);
     log.info(`empty database: loading ${parts.join(' and ')}`);
-    const progress = process.stderr.isTTY ? progressReporter('first start: loading the seed') : undefined;
+    const progress = terminalProgress('first start: loading the seed');
     const timings: Record<string, number> = {};
     const bulk = database.mode === 'embedded';
     await loadSeedPlaces(database.db, embedder, set, {
@@ -196,7 +196,7 @@ async function seedEmptyDatabase(database: DatabaseHandle, embedder: Embedder, s
  */
 async function finishFirstStart(database: DatabaseHandle, embedder: Embedder, seed: Config['SEED'], log: Logger): Promise<void> {
   const set = seedSet(seed);
-  const progress = process.stderr.isTTY ? progressReporter('first start: finishing') : undefined;
+  const progress = terminalProgress('first start: finishing');
   if (database.mode === 'embedded' && (await hasPlaces(database.db)) && !(await hasVectorIndex(database.db))) {
     const started = performance.now();
     progress?.features(0, 0, 'indexing');

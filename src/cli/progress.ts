@@ -77,6 +77,14 @@ export function progressReporter(label: string, totalFeatures?: number): Progres
   };
 }
 
+/**
+ * The progress of the service's first start: on a terminal only (a service under a supervisor or in a
+ * container logs its phases as JSON lines instead, and a redrawn line would garble those logs).
+ */
+export function terminalProgress(label: string): ProgressReporter | undefined {
+  return process.stderr.isTTY === true ? progressReporter(label) : undefined;
+}
+
 /** Ends a progress line on a TTY (for callers that do not keep the reporter). */
 export function endProgress(): void {
   if (process.stderr.isTTY) process.stderr.write('\n');
