@@ -115,7 +115,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const server = await listen(app, config.HOST, config.PORT);
   const port = (server.address() as AddressInfo).port;
   log.info({ host: config.HOST, port, mode: database.mode }, 'listening');
-  const finishing = finishFirstStart(database, embedder, config.SEED, log).catch((error: unknown) => {
+  const finishing = finishFirstStart(database, embedder, config.SEED, log, lifecycle).catch((error: unknown) => {
     log.error({ err: error }, 'finishing the first start failed; the next start tries again');
   });
   // Commands started beside the service find it through the data directory's lock (src/db/data-dir.ts).
@@ -194,19 +194,21 @@ async function seedEmptyDatabase(database: DatabaseHandle, embedder: Embedder, s
  * between its steps): the vector index of places when missing, then the seed's tool catalogs not loaded yet.
  * Both steps are checked on every start, so an interrupted first start completes on the next one.
  */
-async function finishFirstStart(database: DatabaseHandle, embedder: Embedder, seed: Config['SEED'], log: Logger): Promise<void> {
+async function finishFirstStart(database: DatabaseHandle, embedder: Embedder, seed: Config['SEED'], log: Logger, lifecycle: Lifecycle): Promise<void> {
   const set = seedSet(seed);
   const progress = terminalProgress('first start: finishing');
   if (database.mode === 'embedded' && (await hasPlaces(database.db)) && !(await hasVectorIndex(database.db))) {
     const started = performance.now();
     progress?.features(0, 0, 'indexing');
-    await buildVectorIndex(database.db, embedder.dimension, true);
+    lifecycle.finishing = 'building the vector index';
+    await buildVectorIndex(database.db, embedder.dimension, true).finally(() => (lifecycle.finishing = undefined));
     log.info({ ms: Math.round(performance.now() - started) }, 'vector index of places built');
   }
   if (set) {
     const started = performance.now();
     progress?.features(0, performance.now() - started, 'catalogs');
-    const reports = await importMissingCatalogs(database.db, embedder, set.toolCatalogs);
+    lifecycle.finishing = 'importing the EO tool catalogs';
+    const reports = await importMissingCatalogs(database.db, embedder, set.toolCatalogs).finally(() => (lifecycle.finishing = undefined));
     if (reports.length > 0) {
       log.info({ catalogs: reports.map((r) => ({ kind: r.kind, written: r.written })), ms: Math.round(performance.now() - started) }, 'EO tool catalogs loaded');
     }

@@ -8,6 +8,12 @@ import { unavailable } from './problem.ts';
 export interface Lifecycle {
   /** Set when shutdown starts: readiness fails so load balancers stop sending traffic. */
   draining: boolean;
+  /**
+   * Set while the first start finishes on the embedded database after the port is open (e.g. "building the
+   * vector index"): the single connection is busy with that statement, so readiness says so instead of
+   * queueing a probe behind it; requests wait their turn and are served.
+   */
+  finishing?: string | undefined;
 }
 
 const status = z.object({ status: z.string() }).openapi('HealthStatus');
@@ -18,6 +24,7 @@ const readiness = z
       .array(z.object({ name: z.string(), state: z.enum(['unknown', 'up', 'down', 'behind']) }))
       .optional()
       .describe('with DATABASE_READ_URLS: what this instance last saw of each replica (no query is made for it)'),
+    finishing: z.string().optional().describe('what the first start still does on the database (requests wait for it)'),
   })
   .openapi('Readiness');
 
@@ -45,6 +52,7 @@ export function healthRoutes(db: Db, lifecycle: Lifecycle, replicas?: ReplicaSet
     .openapi(livez, (c) => c.json({ status: 'ok' }, 200))
     .openapi(readyz, async (c) => {
       if (lifecycle.draining) throw unavailable('the service is shutting down');
+      if (lifecycle.finishing) return c.json({ status: 'ready', finishing: lifecycle.finishing }, 200);
       try {
         await sql`SELECT 1`.execute(db);
       } catch {
