@@ -81,6 +81,14 @@ async function taggedWithin(body: AskBody, metres: number): Promise<Map<number, 
   return new Map(rows.map((r) => [Number(r.id), r.d]));
 }
 
+/** The answer's reference is that city (the most populous of its name in the country), its cities those of the SQL. */
+async function expectCitiesAround(question: string, name: string, countryCode: string, metres: number) {
+  const ref = await city(name, countryCode);
+  const body = await askHttp(question);
+  expect(body.reference.features[0]!.properties.placeId).toBe(ref);
+  expectWithin(body, await citiesWithin(ref, metres));
+}
+
 /** "the 5 best of 165" -> { n: 165, atLeast: false }; "of 200+" -> atLeast. Chinese: "共 165 处". */
 function tally(answer: string): { n: number; atLeast: boolean } | undefined {
   const m = /best of (\d+)(\+?)/.exec(answer) ?? /共 (\d+)(\+?) 处/.exec(answer);
@@ -128,10 +136,7 @@ describe(`first run: default seed, then questions over HTTP checked against SQL 
   // four on the world seed and four on the Midtown demo, four of them in Chinese; each checked against SQL.
   describe('the six questions of the first run', () => {
     it('"within 100 km of Paris": Paris, France by prominence; the cities by ST_DWithin; the count said', async () => {
-      const paris = await city('Paris', 'FR');
-      const body = await askHttp('Which cities are within 100 km of Paris?');
-      expect(body.reference.features[0]!.properties.placeId).toBe(paris);
-      expectWithin(body, await citiesWithin(paris, 100_000));
+      await expectCitiesAround('Which cities are within 100 km of Paris?', 'Paris', 'FR', 100_000);
     });
 
     it('"cities within 200 km of Munich": the cities by ST_DWithin, "the 5 best of N" with N the SQL count', async () => {
@@ -147,10 +152,7 @@ describe(`first run: default seed, then questions over HTTP checked against SQL 
     });
 
     it('"东京附近有哪些城市？" (Chinese): Tokyo through its gloss, the cities of its metropolitan radius', async () => {
-      const tokyo = await city('Tokyo', 'JP');
-      const body = await askHttp('东京附近有哪些城市？');
-      expect(body.reference.features[0]!.properties.placeId).toBe(tokyo);
-      expectWithin(body, await citiesWithin(tokyo, 20_000));
+      await expectCitiesAround('东京附近有哪些城市？', 'Tokyo', 'JP', 20_000);
     });
 
     it('"cities in Japan with more than a million people": inside Japan, population filter, the count said', async () => {
@@ -183,10 +185,7 @@ describe(`first run: default seed, then questions over HTTP checked against SQL 
     });
 
     it('"巴黎100公里以内的城市" (Chinese): Paris, France; the cities by ST_DWithin', async () => {
-      const paris = await city('Paris', 'FR');
-      const body = await askHttp('巴黎100公里以内的城市');
-      expect(body.reference.features[0]!.properties.placeId).toBe(paris);
-      expectWithin(body, await citiesWithin(paris, 100_000));
+      await expectCitiesAround('巴黎100公里以内的城市', 'Paris', 'FR', 100_000);
     });
 
     it('"Paris, Texas": the context picks the Texan one; no city in the data within 20 km, said so', async () => {
