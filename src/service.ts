@@ -11,15 +11,16 @@ import { openReplicaReads, ReplicaSet } from './db/replicas.ts';
 import type { Lifecycle } from './http/health/health.index.ts';
 import type { AppEnv } from './http/openapi-app.ts';
 import { createConfiguredEmbedder } from './embedding/configured.ts';
-import { hasPlaces, loadSeedPlaces, loadSeedTools } from './ingest/seed.ts';
+import { hasPlaces, importMissingCatalogs, loadSeedPlaces } from './ingest/seed.ts';
+import { buildVectorIndex, hasVectorIndex } from './ingest/load-indexes.ts';
 import { seedSet } from '../seed/index.ts';
-import { progressReporter } from './cli/progress.ts';
+import { terminalProgress } from './cli/progress.ts';
 import type { Embedder } from './embedding/embedder.ts';
 import { createLlmPlanner } from './planning/llm-planner.ts';
 import { createLlmReranker } from './ranking/llm-rerank.ts';
 import { llmFromConfig } from './llm/model.ts';
 import { createLlmSopWriter } from './memory/sop-writer.ts';
-import { hasBuiltinTools } from './tools/registry.ts';
+import { hasBuiltinTools, loadBuiltinTools } from './tools/registry.ts';
 import { createLogger, type Logger } from './log.ts';
 import { warmPlannerVocabularies } from './planning/lexicon-match.ts';
 
@@ -30,6 +31,8 @@ export interface Service {
   lifecycle: Lifecycle;
   /** The bound port (useful with PORT=0). */
   port: number;
+  /** Settles when the steps a first start leaves until after the port is open are done (finishFirstStart). */
+  firstStartFinished: Promise<void>;
   /** Stop accepting, let in-flight requests finish, then close the database. Safe to call twice. */
   shutdown(): Promise<void>;
 }
@@ -49,8 +52,10 @@ export async function startService(config: Config, options: StartOptions = {}): 
     poolSize: config.DATABASE_POOL_SIZE,
     pgliteDataDir: config.PGLITE_DATA_DIR,
   });
+  const opened = performance.now();
   await migrateToLatest(database.db, { distribution: config.DATABASE_DISTRIBUTION });
-  log.info({ mode: database.mode, ms: Math.round(performance.now() - started) }, 'database ready');
+  const now = performance.now();
+  log.info({ mode: database.mode, ms: Math.round(now - started), openMs: Math.round(opened - started), migrateMs: Math.round(now - opened) }, 'database ready');
   const embedder = createConfiguredEmbedder(config);
   await seedEmptyDatabase(database, embedder, config.SEED, log);
 
@@ -110,6 +115,9 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const server = await listen(app, config.HOST, config.PORT);
   const port = (server.address() as AddressInfo).port;
   log.info({ host: config.HOST, port, mode: database.mode }, 'listening');
+  const finishing = finishFirstStart(database, embedder, config.SEED, log, lifecycle).catch((error: unknown) => {
+    log.error({ err: error }, 'finishing the first start failed; the next start tries again');
+  });
   // Commands started beside the service find it through the data directory's lock (src/db/data-dir.ts).
   database.lock?.advertise(localUrl(config.HOST, port));
   // The offline planner's vocabularies (iD presets, the CC-CEDICT table) are built on first use; building them
@@ -127,6 +135,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     (stopping ??= (async () => {
       lifecycle.draining = true;
       log.info('shutting down: finishing in-flight requests');
+      await finishing;
       // Connections accepted just before the signal may not have had their request read yet; closing the
       // server now would reset them as idle. A short grace lets them in (readiness already says 503).
       await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_GRACE_MS));
@@ -137,7 +146,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       log.info('stopped');
     })());
 
-  return { app, database, log, lifecycle, port, shutdown };
+  return { app, database, log, lifecycle, port, shutdown, firstStartFinished: finishing };
 }
 
 /** The address a local client reaches the service at (a wildcard bind is reached on loopback). */
@@ -149,8 +158,10 @@ function localUrl(host: string, port: number): string {
 
 /**
  * The first start: an empty database gets the seed set `SEED` names (seed/index.ts), so a fresh clone answers
- * real questions; the EO tool catalogs likewise. Later starts find the data and skip this. On a terminal the
- * load shows its progress on one line.
+ * real questions; the built-in EO tools likewise. Later starts find the data and skip this. What questions do
+ * not need to be answered correctly is left to `finishFirstStart`, after the port is open: the HNSW vector
+ * index (until it exists a vector search scans the table, exact) and the EO tool catalogs of seed/eo. On a
+ * terminal the load shows its progress on one line.
  */
 async function seedEmptyDatabase(database: DatabaseHandle, embedder: Embedder, seed: Config['SEED'], log: Logger): Promise<void> {
   const set = seedSet(seed);
@@ -159,18 +170,50 @@ async function seedEmptyDatabase(database: DatabaseHandle, embedder: Embedder, s
     const started = performance.now();
     const parts = [set.demo ? 'the Midtown Manhattan demo' : '', set.places.length ? 'the world cities and countries' : ''].filter(Boolean);
     log.info(`empty database: loading ${parts.join(' and ')}`);
-    const progress = process.stderr.isTTY ? progressReporter('first start: loading the seed') : undefined;
+    const progress = terminalProgress('first start: loading the seed');
+    const timings: Record<string, number> = {};
+    const bulk = database.mode === 'embedded';
     await loadSeedPlaces(database.db, embedder, set, {
-      bulk: database.mode === 'embedded',
+      bulk,
+      vectorIndexLater: bulk,
+      timings,
       ...(progress ? { onProgress: (p) => progress.features(p.features, p.elapsedMs, p.phase) } : {}),
     });
     progress?.end();
-    log.info({ ms: Math.round(performance.now() - started) }, 'seed loaded');
+    log.info({ ms: Math.round(performance.now() - started), timings }, 'seed loaded');
   }
   if (!(await hasBuiltinTools(database.db))) {
-    const tools = await loadSeedTools(database.db, embedder, set.toolCatalogs);
-    log.info({ tools }, 'EO tool catalogs loaded (built-in, openEO, spectral indices)');
+    const started = performance.now();
+    const { written } = await loadBuiltinTools(database.db, embedder);
+    log.info({ tools: written, ms: Math.round(performance.now() - started) }, 'built-in EO tools loaded');
   }
+}
+
+/**
+ * The rest of a first start, after the port is open (the single embedded connection serves the questions
+ * between its steps): the vector index of places when missing, then the seed's tool catalogs not loaded yet.
+ * Both steps are checked on every start, so an interrupted first start completes on the next one.
+ */
+async function finishFirstStart(database: DatabaseHandle, embedder: Embedder, seed: Config['SEED'], log: Logger, lifecycle: Lifecycle): Promise<void> {
+  const set = seedSet(seed);
+  const progress = terminalProgress('first start: finishing');
+  if (database.mode === 'embedded' && (await hasPlaces(database.db)) && !(await hasVectorIndex(database.db))) {
+    const started = performance.now();
+    progress?.features(0, 0, 'indexing');
+    lifecycle.finishing = 'building the vector index';
+    await buildVectorIndex(database.db, embedder.dimension, true).finally(() => (lifecycle.finishing = undefined));
+    log.info({ ms: Math.round(performance.now() - started) }, 'vector index of places built');
+  }
+  if (set) {
+    const started = performance.now();
+    progress?.features(0, performance.now() - started, 'catalogs');
+    lifecycle.finishing = 'importing the EO tool catalogs';
+    const reports = await importMissingCatalogs(database.db, embedder, set.toolCatalogs).finally(() => (lifecycle.finishing = undefined));
+    if (reports.length > 0) {
+      log.info({ catalogs: reports.map((r) => ({ kind: r.kind, written: r.written })), ms: Math.round(performance.now() - started) }, 'EO tool catalogs loaded');
+    }
+  }
+  progress?.end();
 }
 
 function listen(app: OpenAPIHono<AppEnv>, hostname: string, port: number): Promise<ServerType> {

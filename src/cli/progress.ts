@@ -15,6 +15,7 @@ export interface ProgressReporter {
 const PHASE_WORDS: Record<string, string> = {
   describing: 'adding streets to the places waiting for them',
   indexing: 'building the vector index',
+  catalogs: 'importing the EO tool catalogs',
 };
 
 /** ETA from the share done so far, or null when too little is done to tell. */
@@ -31,7 +32,8 @@ export function progressLine(
   const n = (v: number) => Math.round(v).toLocaleString('en-US');
   const rate = state.count / Math.max(state.elapsedMs / 1000, 0.001);
   if (state.phase !== 'reading') {
-    return `${label}: ${n(state.count)} features read; ${PHASE_WORDS[state.phase] ?? state.phase}…`;
+    const what = PHASE_WORDS[state.phase] ?? state.phase;
+    return state.count > 0 ? `${label}: ${n(state.count)} features read; ${what}…` : `${label}: ${what}…`;
   }
   // The share of the input: by features when their total is known, else by bytes.
   const [done, total] = state.totalFeatures ? [state.count, state.totalFeatures] : [state.read, state.total];
@@ -73,6 +75,14 @@ export function progressReporter(label: string, totalFeatures?: number): Progres
       if (tty && drawn) process.stderr.write('\n');
     },
   };
+}
+
+/**
+ * The progress of the service's first start: on a terminal only (a service under a supervisor or in a
+ * container logs its phases as JSON lines instead, and a redrawn line would garble those logs).
+ */
+export function terminalProgress(label: string): ProgressReporter | undefined {
+  return process.stderr.isTTY === true ? progressReporter(label) : undefined;
 }
 
 /** Ends a progress line on a TTY (for callers that do not keep the reporter). */

@@ -1,10 +1,11 @@
-import { accessSync, constants, mkdirSync, readdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { pgliteDialect, PgliteWorker } from './pglite-dialect.ts';
 import { acquireDataDirLock, checkDataDir, stampDataDir, type DataDirLock } from './data-dir.ts';
+import { emptyDatabaseTemplate } from './template.ts';
 
 export type Db = Kysely<Database>;
 export type DatabaseMode = 'embedded' | 'server';
@@ -83,7 +84,7 @@ async function openServer(connectionString: string, max: number): Promise<Databa
 }
 
 async function openEmbedded(dataDir: string, restoreFrom?: Uint8Array): Promise<DatabaseHandle> {
-  if (dataDir.startsWith('memory://')) return openPglite(dataDir, undefined, restoreFrom);
+  if (dataDir.startsWith('memory://')) return openPglite(dataDir, undefined, restoreFrom ?? emptyDatabaseTemplate());
   // A directory this install cannot read is refused before anything, even a probe, is written to it.
   checkDataDir(dataDir);
   mkdirSync(dataDir, { recursive: true });
@@ -92,7 +93,9 @@ async function openEmbedded(dataDir: string, restoreFrom?: Uint8Array): Promise<
   // One process per directory (see data-dir.ts).
   const lock = acquireDataDirLock(dataDir);
   try {
-    const handle = await openPglite(dataDir, lock, restoreFrom);
+    // A new directory starts from the empty-database template (see template.ts), an existing one as it is.
+    const initial = restoreFrom ?? (existsSync(join(dataDir, 'PG_VERSION')) ? undefined : emptyDatabaseTemplate());
+    const handle = await openPglite(dataDir, lock, initial);
     stampDataDir(dataDir);
     return handle;
   } catch (error) {

@@ -14,14 +14,19 @@
  *   to them within STREET_DISTANCE_M (ties by name). Lines get no street.
  * Distances use a local equirectangular projection around each place (centimetre accuracy at 40 m).
  */
-import type { PlaceGeometry, Position } from './feature.ts';
+import type { PlaceGeometry } from './feature.ts';
+import {
+  areaM2, bboxOf, everyVertex, inPolygon, insideArea, linesOf, METRES_PER_DEGREE, pointSegment2, polygonsOf, segmentDistance2,
+  SegmentBuffer, type Bbox,
+} from './context-geometry.ts';
+import { Grid } from './grid.ts';
+
+export { areaM2, bboxOf };
 
 /** "The street it is on": the nearest named street within this distance. */
 export const STREET_DISTANCE_M = 40;
 /** Areas larger than this (parks, campuses) border several streets: they get no street. */
 export const SMALL_AREA_M2 = 10_000;
-
-const METRES_PER_DEGREE = (6_371_008.8 * Math.PI) / 180;
 
 export interface PlaceContext {
   street?: string;
@@ -35,121 +40,6 @@ export interface ContextSubject {
   geometry: PlaceGeometry;
 }
 
-type Ring = readonly Position[];
-type Bbox = [minX: number, minY: number, maxX: number, maxY: number];
-
-function polygonsOf(g: PlaceGeometry): (readonly Ring[])[] {
-  if (g.type === 'Polygon') return [g.coordinates];
-  if (g.type === 'MultiPolygon') return g.coordinates;
-  return [];
-}
-
-function linesOf(g: PlaceGeometry): Ring[] {
-  if (g.type === 'LineString') return [g.coordinates];
-  if (g.type === 'MultiLineString') return g.coordinates;
-  if (g.type === 'Polygon') return g.coordinates;
-  if (g.type === 'MultiPolygon') return g.coordinates.flat();
-  return [];
-}
-
-/** Whether `test` holds for every vertex (stops at the first that fails; no arrays or closures created per call). */
-function everyVertex(g: PlaceGeometry, test: (x: number, y: number) => boolean): boolean {
-  switch (g.type) {
-    case 'Point':
-      return test(g.coordinates[0], g.coordinates[1]);
-    case 'MultiPoint':
-    case 'LineString':
-      for (const p of g.coordinates) if (!test(p[0], p[1])) return false;
-      return true;
-    case 'MultiLineString':
-    case 'Polygon':
-      for (const part of g.coordinates) for (const p of part) if (!test(p[0], p[1])) return false;
-      return true;
-    case 'MultiPolygon':
-      for (const polygon of g.coordinates) for (const ring of polygon) for (const p of ring) if (!test(p[0], p[1])) return false;
-      return true;
-  }
-}
-
-/** Grows `b` to cover the positions (a plain loop: bboxOf runs several times for every feature of a load). */
-function extend(b: Bbox, positions: readonly Position[]): void {
-  for (let i = 0; i < positions.length; i++) {
-    const p = positions[i]!;
-    const x = p[0];
-    const y = p[1];
-    if (x < b[0]) b[0] = x;
-    if (y < b[1]) b[1] = y;
-    if (x > b[2]) b[2] = x;
-    if (y > b[3]) b[3] = y;
-  }
-}
-
-export function bboxOf(g: PlaceGeometry): Bbox {
-  if (g.type === 'Point') {
-    const [x, y] = g.coordinates;
-    return [x, y, x, y];
-  }
-  const b: Bbox = [Infinity, Infinity, -Infinity, -Infinity];
-  switch (g.type) {
-    case 'MultiPoint':
-    case 'LineString':
-      extend(b, g.coordinates);
-      break;
-    case 'MultiLineString':
-    case 'Polygon':
-      for (const part of g.coordinates) extend(b, part);
-      break;
-    case 'MultiPolygon':
-      for (const polygon of g.coordinates) for (const ring of polygon) extend(b, ring);
-  }
-  return b;
-}
-
-/** Even-odd test against a ring stored as flat [x0, y0, x1, y1, ...]. */
-function inFlatRing(x: number, y: number, r: Float64Array): boolean {
-  let inside = false;
-  const n = r.length;
-  for (let i = 0, j = n - 2; i < n; j = i, i += 2) {
-    const xi = r[i]!;
-    const yi = r[i + 1]!;
-    const xj = r[j]!;
-    const yj = r[j + 1]!;
-    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-  }
-  return inside;
-}
-
-function inRing(x: number, y: number, ring: Ring): boolean {
-  let inside = false;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const xi = ring[i]![0];
-    const yi = ring[i]![1];
-    const xj = ring[j]![0];
-    const yj = ring[j]![1];
-    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-  }
-  return inside;
-}
-
-/** Planar area in square metres (local projection at the geometry's first vertex), holes subtracted. */
-export function areaM2(g: PlaceGeometry): number {
-  const polygons = polygonsOf(g);
-  if (polygons.length === 0) return 0;
-  const first = polygons[0]![0]![0]!;
-  const k = Math.cos((first[1] * Math.PI) / 180) * METRES_PER_DEGREE * METRES_PER_DEGREE;
-  let total = 0;
-  for (const rings of polygons) {
-    for (let r = 0; r < rings.length; r++) {
-      const ring = rings[r]!;
-      let sum = 0;
-      for (let i = 0; i + 1 < ring.length; i++) sum += ring[i]![0] * ring[i + 1]![1] - ring[i + 1]![0] * ring[i]![1];
-      const a = Math.abs(sum / 2) * k;
-      total += r === 0 ? a : -a;
-    }
-  }
-  return total;
-}
-
 /** Whether a place may get a street: see the rules at the top of this file. */
 export function mayHaveStreet(place: ContextSubject): boolean {
   if (place.category === 'street' || place.category === 'neighbourhood') return false;
@@ -158,102 +48,6 @@ export function mayHaveStreet(place: ContextSubject): boolean {
   if (t === 'Point' || t === 'MultiPoint') return true;
   if (t === 'Polygon' || t === 'MultiPolygon') return areaM2(place.geometry) <= SMALL_AREA_M2;
   return false;
-}
-
-/**
- * A uniform grid over lon/lat cells holding item numbers; an item is in every cell its bbox touches.
- * `candidates` returns each item once per query (a stamp per item instead of a set).
- */
-class Grid {
-  private readonly cells = new Map<number, number[]>();
-  private stamps = new Int32Array(64);
-  private query = 0;
-  private readonly out: number[] = [];
-
-  constructor(private readonly cell: number) {}
-
-  /**
-   * 15 bits of each cell number: the key stays a small integer (no boxed double per lookup). Cells 32,768
-   * apart share a key; that only adds candidates, which every caller measures exactly anyway.
-   */
-  private static key(ix: number, iy: number): number {
-    return ((ix & 0x7fff) << 15) | (iy & 0x7fff);
-  }
-
-  add(item: number, minX: number, minY: number, maxX: number, maxY: number): void {
-    if (item >= this.stamps.length) {
-      const stamps = new Int32Array(Math.max(item + 1, this.stamps.length * 2));
-      stamps.set(this.stamps);
-      this.stamps = stamps;
-    }
-    const x1 = Math.floor(maxX / this.cell);
-    const y1 = Math.floor(maxY / this.cell);
-    for (let ix = Math.floor(minX / this.cell); ix <= x1; ix++) {
-      for (let iy = Math.floor(minY / this.cell); iy <= y1; iy++) {
-        const k = Grid.key(ix, iy);
-        const list = this.cells.get(k);
-        if (list) list.push(item);
-        else this.cells.set(k, [item]);
-      }
-    }
-  }
-
-  /** The items in the cells a bbox touches (a shared array, valid until the next call). */
-  candidates(minX: number, minY: number, maxX: number, maxY: number): readonly number[] {
-    const out = this.out;
-    out.length = 0;
-    const stamp = ++this.query;
-    const x1 = Math.floor(maxX / this.cell);
-    const y1 = Math.floor(maxY / this.cell);
-    for (let ix = Math.floor(minX / this.cell); ix <= x1; ix++) {
-      for (let iy = Math.floor(minY / this.cell); iy <= y1; iy++) {
-        const list = this.cells.get(Grid.key(ix, iy));
-        if (!list) continue;
-        for (const item of list) {
-          if (this.stamps[item] === stamp) continue;
-          this.stamps[item] = stamp;
-          out.push(item);
-        }
-      }
-    }
-    return out;
-  }
-}
-
-function pointSegment2(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
-  const dx = bx - ax;
-  const dy = by - ay;
-  const len2 = dx * dx + dy * dy;
-  let t = len2 === 0 ? 0 : ((px - ax) * dx + (py - ay) * dy) / len2;
-  t = t < 0 ? 0 : Math.min(t , 1);
-  const ex = ax + t * dx - px;
-  const ey = ay + t * dy - py;
-  return ex * ex + ey * ey;
-}
-
-function segmentsCross(
-  p1x: number, p1y: number, p2x: number, p2y: number,
-  q1x: number, q1y: number, q2x: number, q2y: number,
-): boolean {
-  const d1 = (q2x - q1x) * (p1y - q1y) - (q2y - q1y) * (p1x - q1x);
-  const d2 = (q2x - q1x) * (p2y - q1y) - (q2y - q1y) * (p2x - q1x);
-  const d3 = (p2x - p1x) * (q1y - p1y) - (p2y - p1y) * (q1x - p1x);
-  const d4 = (p2x - p1x) * (q2y - p1y) - (p2y - p1y) * (q2x - p1x);
-  return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
-}
-
-/** Squared distance between two segments (planar); 0 when they cross. */
-function segmentDistance2(
-  p1x: number, p1y: number, p2x: number, p2y: number,
-  q1x: number, q1y: number, q2x: number, q2y: number,
-): number {
-  if (segmentsCross(p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y)) return 0;
-  return Math.min(
-    pointSegment2(p1x, p1y, q1x, q1y, q2x, q2y),
-    pointSegment2(p2x, p2y, q1x, q1y, q2x, q2y),
-    pointSegment2(q1x, q1y, p1x, p1y, p2x, p2y),
-    pointSegment2(q2x, q2y, p1x, p1y, p2x, p2y),
-  );
 }
 
 /** About 55 m: a 40 m window around a point touches at most 3 x 3 cells. */
@@ -281,6 +75,7 @@ export class ContextIndex {
   private readonly streetIds = new Map<string, number>();
   private readonly streetKeys = new Set<string>();
   private readonly streetGrid = new Grid(STREET_CELL_DEGREES);
+  private readonly own = new SegmentBuffer();
 
   get size(): { neighbourhoods: number; streetSegments: number } {
     return { neighbourhoods: this.areas.length, streetSegments: this.segmentStreet.length };
@@ -365,8 +160,9 @@ export class ContextIndex {
     const dy = STREET_DISTANCE_M / ky;
     // The place as segments in that projection (a point is a segment of length 0), in a buffer reused
     // across calls: this runs for about half the features of a load.
-    const own = ownSegments(g, isPoint, minX, minY, kx, ky);
-    const n = ownLength;
+    this.own.fill(g, isPoint, minX, minY, kx, ky);
+    const own = this.own.data;
+    const n = this.own.length;
     // The place's bbox in the projection is [0, w] x [0, h].
     const w = (maxX - minX) * kx;
     const h = (maxY - minY) * ky;
@@ -418,57 +214,4 @@ export class ContextIndex {
     }
     return context;
   }
-}
-
-/** Reused by ownSegments; `ownLength` numbers of it are valid after a call. */
-let ownBuffer = new Float64Array(256);
-let ownLength = 0;
-
-function ownPush(ax: number, ay: number, bx: number, by: number): void {
-  if (ownLength + 4 > ownBuffer.length) {
-    const grown = new Float64Array(ownBuffer.length * 2);
-    grown.set(ownBuffer);
-    ownBuffer = grown;
-  }
-  ownBuffer[ownLength++] = ax;
-  ownBuffer[ownLength++] = ay;
-  ownBuffer[ownLength++] = bx;
-  ownBuffer[ownLength++] = by;
-}
-
-/**
- * The segments of a point (each vertex a segment of length 0) or of an area's rings, projected around
- * (minX, minY), as flat (ax, ay, bx, by) in the shared buffer; valid until the next call.
- */
-function ownSegments(g: PlaceGeometry, isPoint: boolean, minX: number, minY: number, kx: number, ky: number): Float64Array {
-  ownLength = 0;
-  if (g.type === 'Point') {
-    const x = (g.coordinates[0] - minX) * kx;
-    const y = (g.coordinates[1] - minY) * ky;
-    ownPush(x, y, x, y);
-  } else if (isPoint) {
-    everyVertex(g, (px, py) => {
-      const x = (px - minX) * kx;
-      const y = (py - minY) * ky;
-      ownPush(x, y, x, y);
-      return true;
-    });
-  } else {
-    for (const ring of linesOf(g)) {
-      for (let i = 0; i + 1 < ring.length; i++) {
-        ownPush((ring[i]![0] - minX) * kx, (ring[i]![1] - minY) * ky, (ring[i + 1]![0] - minX) * kx, (ring[i + 1]![1] - minY) * ky);
-      }
-    }
-  }
-  return ownBuffer;
-}
-
-function inPolygon(x: number, y: number, rings: Float64Array[]): boolean {
-  if (!inFlatRing(x, y, rings[0]!)) return false;
-  for (let h = 1; h < rings.length; h++) if (inFlatRing(x, y, rings[h]!)) return false;
-  return true;
-}
-
-function insideArea(g: PlaceGeometry, x: number, y: number): boolean {
-  return polygonsOf(g).some((rings) => inRing(x, y, rings[0]!) && !rings.slice(1).some((hole) => inRing(x, y, hole)));
 }

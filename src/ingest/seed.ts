@@ -1,6 +1,8 @@
 import type { Db } from '../db/database.ts';
 import type { Embedder } from '../embedding/embedder.ts';
-import { importToolCatalogs, loadBuiltinTools } from '../tools/registry.ts';
+import { sql } from 'kysely';
+import { importerForPath } from '../tools/importers/importer.ts';
+import { importToolCatalogs, loadBuiltinTools, readCatalog, type CatalogImportReport } from '../tools/registry.ts';
 import type { PlaceFeature } from './feature.ts';
 import { loadPlaces, type LoadProgress } from './load.ts';
 import { loadNycData } from './nyc.ts';
@@ -15,6 +17,10 @@ export interface SeedLoadOptions {
   /** Bulk mode (embedded: one connection anyway; see LoadOptions.deferVectorIndex). */
   bulk: boolean;
   onProgress?: (progress: LoadProgress) => void;
+  /** Leave the vector index to buildVectorIndex after the load (see LoadOptions.vectorIndexLater). */
+  vectorIndexLater?: boolean;
+  /** Receives milliseconds per stage (see LoadOptions.timings). */
+  timings?: Record<string, number>;
 }
 
 /**
@@ -24,10 +30,15 @@ export interface SeedLoadOptions {
 export async function loadSeedPlaces(db: Db, embedder: Embedder, set: SeedPlaces, options: SeedLoadOptions): Promise<void> {
   const world = allPlaces(set.places);
   if (set.demo) {
-    await loadNycData(db, embedder, set.demo, options.bulk, world, options.onProgress);
+    await loadNycData(db, embedder, set.demo, options.bulk, { alongside: world, onProgress: options.onProgress, timings: options.timings, vectorIndexLater: options.vectorIndexLater });
     return;
   }
-  await loadPlaces(db, embedder, world, { deferVectorIndex: options.bulk || undefined, onProgress: options.onProgress });
+  await loadPlaces(db, embedder, world, {
+    deferVectorIndex: options.bulk || undefined,
+    vectorIndexLater: options.vectorIndexLater,
+    onProgress: options.onProgress,
+    timings: options.timings,
+  });
 }
 
 function* allPlaces(groups: SeedPlaces['places']): Generator<PlaceFeature> {
@@ -39,6 +50,20 @@ export async function loadSeedTools(db: Db, embedder: Embedder, toolCatalogs: re
   const builtin = await loadBuiltinTools(db, embedder);
   const catalogs = await importToolCatalogs(db, embedder, toolCatalogs);
   return builtin.written + catalogs.reduce((n, c) => n + c.written, 0);
+}
+
+/**
+ * Imports the catalog folders whose catalog has no tool in the table yet (the first start, or one that was
+ * interrupted); a folder whose format does not fix its catalog name is read to learn it.
+ */
+export async function importMissingCatalogs(db: Db, embedder: Embedder, toolCatalogs: readonly string[]): Promise<CatalogImportReport[]> {
+  const { rows } = await sql<{ catalog: string }>`SELECT DISTINCT catalog FROM tools`.execute(db);
+  const present = new Set(rows.map((r) => r.catalog));
+  const missing = toolCatalogs.filter((path) => {
+    const { catalog } = importerForPath(path);
+    return catalog === undefined ? readCatalog(path).tools.some((t) => !present.has(t.catalog)) : !present.has(catalog);
+  });
+  return importToolCatalogs(db, embedder, missing);
 }
 
 export async function hasPlaces(db: Db): Promise<boolean> {

@@ -3,19 +3,15 @@
  * imports. Every write renders the capability text and embeds it in the same call, so a tool is
  * searchable as soon as the write returns: nothing is trained, nothing is rebuilt offline.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { sql } from 'kysely';
-import { z } from 'zod';
 import type { Db } from '../db/database.ts';
 import type { Embedder } from '../embedding/embedder.ts';
 import { ensureEmbeddingSpace, toVectorLiteral, vectorColumnDimension } from '../embedding/space.ts';
 import { TOOLS_HNSW_INDEX } from '../db/indexes.ts';
 import { producesOf, renderCapabilityText, type NeighbourInfo } from './capability.ts';
 import { DOMAIN_CATALOG, loadDomainCatalog } from './catalog/domain.ts';
-import { readJsonFile, ToolImportError } from './importers/import-error.ts';
-import { importOpenEOProcesses } from './importers/openeo.ts';
-import { importSpectralIndices } from './importers/spectral-indices.ts';
+import { importerForPath, type CatalogKind } from './importers/importer.ts';
+import { parseToolRecords } from './importers/tool-records.ts';
 import {
   catalogsOf,
   deleteToolRow,
@@ -156,81 +152,18 @@ export async function hasBuiltinTools(db: Db): Promise<boolean> {
 // ---------------------------------------------------------------------------------------------------
 // Catalog files
 
-export type CatalogKind = 'openeo' | 'spectral-indices' | 'tool-records';
+export type { CatalogKind };
+export { parseToolRecords };
 
-const RecordFileSchema = z.union([
-  z.array(z.looseObject({ id: z.string() })),
-  z.looseObject({ tools: z.array(z.looseObject({ id: z.string() })), catalog: z.string().optional(), version: z.string().optional() }),
-]);
-
-const readJson = (path: string): unknown => readJsonFile(path, 'tool import');
-
-/**
- * What a path holds: a folder of openEO process files (or the spectral-indices folder), the spectral
- * indices dictionary, a `GET /processes` body or one process, or a file of tool records (this registry's
- * own format: an array of records or `{catalog, tools: [...]}`).
- */
+/** What a path holds (see importers/importer.ts). */
 export function detectCatalog(path: string): CatalogKind {
-  if (!existsSync(path)) throw new ToolImportError(`no such file or folder: ${path}`, path);
-  if (statSync(path).isDirectory()) {
-    if (existsSync(join(path, 'spectral-indices-dict.json'))) return 'spectral-indices';
-    if (readdirSync(path).some((f) => f.endsWith('.json'))) return 'openeo';
-    throw new ToolImportError(`${path} holds no JSON files`, path);
-  }
-  const data = readJson(path) as Record<string, unknown> | unknown[];
-  if (!Array.isArray(data) && data && typeof data === 'object') {
-    if ('SpectralIndices' in data) return 'spectral-indices';
-    if (Array.isArray(data.processes)) return 'openeo';
-    if (Array.isArray(data.tools)) return 'tool-records';
-    if (typeof data.id === 'string' && ('parameters' in data || 'returns' in data || 'process_graph' in data)) return 'openeo';
-    const first = Object.values(data)[0] as Record<string, unknown> | undefined;
-    if (first && typeof first === 'object' && 'short_name' in first && 'formula' in first) return 'spectral-indices';
-  }
-  if (Array.isArray(data)) {
-    const first = data[0] as Record<string, unknown> | undefined;
-    if (first && ('parameters' in first || 'returns' in first)) return 'openeo';
-    return 'tool-records';
-  }
-  throw new ToolImportError(`${path}: not an openEO process set, a spectral-indices dictionary or a tool-record file`, path);
+  return importerForPath(path).kind;
 }
 
-/** What every record of a file must have; the rest is derived (and validated) by deriveToolMetadata. */
-const MinimalRecordSchema = z.looseObject({ id: z.string().min(1), name: z.string().min(1), description: z.string().min(1) });
-
-function readToolRecords(path: string): ToolRecord[] {
-  return parseToolRecords(readJson(path), path);
-}
-
-/**
- * Tool records in this registry's own format (an array of records or `{catalog, version, tools}`), each
- * completed by deriveToolMetadata; `where` names the file or body in errors.
- */
-export function parseToolRecords(data: unknown, where: string): ToolRecord[] {
-  const path = where;
-  const parsed = RecordFileSchema.safeParse(data);
-  if (!parsed.success) throw new ToolImportError(`${path}: ${z.prettifyError(parsed.error)}`, path);
-  const file = parsed.data;
-  const raw = Array.isArray(file) ? file : file.tools;
-  const defaults = Array.isArray(file) ? {} : { ...(file.catalog ? { catalog: file.catalog } : {}), ...(file.version ? { version: file.version } : {}) };
-  return raw.map((r, i) => {
-    const input = { ...defaults, ...r } as MinimalToolInput;
-    const check = MinimalRecordSchema.safeParse(input);
-    if (!check.success) throw new ToolImportError(`${path}: tool #${i}: ${z.prettifyError(check.error)}`, path);
-    try {
-      return deriveToolMetadata(input);
-    } catch (error) {
-      const detail = error instanceof z.ZodError ? z.prettifyError(error) : (error as Error).message;
-      throw new ToolImportError(`${path}: tool ${input.id}: ${detail}`, path);
-    }
-  });
-}
-
-/** Reads the records of one catalog path (see detectCatalog). */
+/** Reads the records of one catalog path with the importer that reads it (see importers/importer.ts). */
 export function readCatalog(path: string): { kind: CatalogKind; tools: ToolRecord[] } {
-  const kind = detectCatalog(path);
-  if (kind === 'spectral-indices') return { kind, tools: importSpectralIndices(path) };
-  if (kind === 'openeo') return { kind, tools: importOpenEOProcesses(path) };
-  return { kind, tools: readToolRecords(path) };
+  const importer = importerForPath(path);
+  return { kind: importer.kind, tools: importer.read(path, path) };
 }
 
 export interface CatalogImportReport extends ImportReport {

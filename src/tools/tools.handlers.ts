@@ -5,7 +5,9 @@ import type { AppEnv, AppRouteHandler } from '../http/openapi-app.ts';
 import { badRequest, conflict, notFound } from '../http/problem.ts';
 import { catalogSnapshot } from './catalog-cache.ts';
 import { ToolImportError } from './importers/import-error.ts';
-import { deleteTool, importTools, parseToolRecords, registerTool, ToolConflictError, updateTool } from './registry.ts';
+import { importerForData } from './importers/importer.ts';
+import { deleteTool, importTools, registerTool, ToolConflictError, updateTool } from './registry.ts';
+import type { ToolRecord } from './schema.ts';
 import { getToolRow, listToolRows } from './repository.ts';
 import { parseToolRequest } from './request/index.ts';
 import { planWorkflow, searchTools, summarise } from './search/index.ts';
@@ -85,9 +87,10 @@ export function toolsHandlers({ db, embedder, readDb }: ToolsDeps) {
     } catch {
       throw badRequest('the body is not valid JSON', [{ in: 'body', field: '(root)', message: 'invalid JSON' }]);
     }
-    let records: ReturnType<typeof parseToolRecords>;
+    let records: ToolRecord[];
     try {
-      records = parseToolRecords(body, 'request body');
+      // The importers in order (importers/importer.ts): tool records, an openEO process set, a spectral-indices dictionary.
+      records = importerForData(body, 'request body').read(body, 'request body');
     } catch (error) {
       if (error instanceof ToolImportError) throw badRequest(`${error.message}; nothing was imported`, [{ in: 'body', field: 'tools', message: error.message }]);
       throw error;

@@ -195,15 +195,20 @@ export const listQuery = z.strictObject({
 const idParams = textIdParams(TOOL_ID);
 
 /**
- * A tool-record file as the importers read it (src/tools/registry.ts parses and checks each record, naming
- * the bad field): an object with its catalog and records, or a bare array of records.
+ * A catalog in one of the importers' formats (src/tools/importers/importer.ts reads it and names the bad field):
+ * a tool-record file (an object with its catalog and records, or a bare array of records), an openEO process
+ * set or single process, or an Awesome Spectral Indices dictionary.
  */
+const record = z.record(z.string(), z.unknown());
 const toolRecordFile = z
   .union([
-    z.object({ catalog: z.string().optional(), version: z.string().optional(), tools: z.array(z.record(z.string(), z.unknown())) }).passthrough(),
-    z.array(z.record(z.string(), z.unknown())),
+    z.object({ catalog: z.string().optional(), version: z.string().optional(), tools: z.array(record) }).passthrough(),
+    z.array(record),
+    z.object({ processes: z.array(record) }).passthrough().describe('an openEO GET /processes body'),
+    z.object({ id: z.string(), process_graph: record.optional() }).passthrough().describe('one openEO process'),
+    z.object({ SpectralIndices: record }).passthrough().describe('an Awesome Spectral Indices dictionary'),
   ])
-  .openapi('ToolRecordFile');
+  .openapi('ToolCatalogBody');
 
 const registered = z.object({ tool: toolOut, derived: z.array(z.string()) }).openapi('ToolRegistered');
 
@@ -278,7 +283,7 @@ export const importRoute = defineRoute({
   path: '/v1/tools:import',
   tags: ['tools'],
   summary: 'Import a catalog of tool records in one transaction (upsert by id; ids owned by another catalog are skipped and listed)',
-  description: 'The body is a tool-record file: `{catalog, version, tools: [{id, name, description, ...}]}` or an array of records. `npm run tools:import` sends any catalog it reads this way while a service holds the embedded data directory.',
+  description: 'The body is a catalog in one of the formats of the importers: a tool-record file (`{catalog, version, tools: [{id, name, description, ...}]}` or an array of records), an openEO `GET /processes` body or process, or an Awesome Spectral Indices dictionary. `npm run tools:import` sends any catalog it reads this way while a service holds the embedded data directory.',
   request: { body: jsonBody(toolRecordFile) },
   responses: {
     200: jsonContent(z.object({ read: z.number(), written: z.number(), skipped: z.array(z.object({ id: z.string(), ownedBy: z.string() })), ms: z.number() }), 'import report'),

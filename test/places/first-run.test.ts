@@ -28,6 +28,8 @@ const start = async () => {
   // The default SEED, as `npm start` has it.
   service = await startService(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0', ...location.env }));
   db = service.database.db;
+  // The vector index and the EO catalogs come after the port is open (src/service.ts, finishFirstStart).
+  await service.firstStartFinished;
   return service;
 };
 
@@ -79,6 +81,14 @@ async function taggedWithin(body: AskBody, metres: number): Promise<Map<number, 
   return new Map(rows.map((r) => [Number(r.id), r.d]));
 }
 
+/** The answer's reference is that city (the most populous of its name in the country), its cities those of the SQL. */
+async function expectCitiesAround(question: string, name: string, countryCode: string, metres: number) {
+  const ref = await city(name, countryCode);
+  const body = await askHttp(question);
+  expect(body.reference.features[0]!.properties.placeId).toBe(ref);
+  expectWithin(body, await citiesWithin(ref, metres));
+}
+
 /** "the 5 best of 165" -> { n: 165, atLeast: false }; "of 200+" -> atLeast. Chinese: "共 165 处". */
 function tally(answer: string): { n: number; atLeast: boolean } | undefined {
   const m = /best of (\d+)(\+?)/.exec(answer) ?? /共 (\d+)(\+?) 处/.exec(answer);
@@ -122,12 +132,11 @@ describe(`first run: default seed, then questions over HTTP checked against SQL 
     expect(body.features.find((f) => f.properties.name === 'Lyon')!.properties.description).toContain('France');
   });
 
-  describe('world questions', () => {
+  // The six questions of the first-run section (the cafés one in our own words), then eight of our own:
+  // four on the world seed and four on the Midtown demo, four of them in Chinese; each checked against SQL.
+  describe('the six questions of the first run', () => {
     it('"within 100 km of Paris": Paris, France by prominence; the cities by ST_DWithin; the count said', async () => {
-      const paris = await city('Paris', 'FR');
-      const body = await askHttp('Which cities are within 100 km of Paris?');
-      expect(body.reference.features[0]!.properties.placeId).toBe(paris);
-      expectWithin(body, await citiesWithin(paris, 100_000));
+      await expectCitiesAround('Which cities are within 100 km of Paris?', 'Paris', 'FR', 100_000);
     });
 
     it('"cities within 200 km of Munich": the cities by ST_DWithin, "the 5 best of N" with N the SQL count', async () => {
@@ -142,32 +151,8 @@ describe(`first run: default seed, then questions over HTTP checked against SQL 
       expect(new Set(body.candidates.map((c) => c.id))).toEqual(new Set(await nearestCities(await city('Lyon', 'FR'), 3)));
     });
 
-    it('"离里昂最近的3个城市" (Chinese): the same 3', async () => {
-      const body = await askHttp('离里昂最近的3个城市');
-      expect(new Set(body.candidates.map((c) => c.id))).toEqual(new Set(await nearestCities(await city('Lyon', 'FR'), 3)));
-    });
-
     it('"东京附近有哪些城市？" (Chinese): Tokyo through its gloss, the cities of its metropolitan radius', async () => {
-      const tokyo = await city('Tokyo', 'JP');
-      const body = await askHttp('东京附近有哪些城市？');
-      expect(body.reference.features[0]!.properties.placeId).toBe(tokyo);
-      expectWithin(body, await citiesWithin(tokyo, 20_000));
-    });
-
-    it('"巴黎100公里以内的城市" (Chinese): Paris, France; the cities by ST_DWithin', async () => {
-      const paris = await city('Paris', 'FR');
-      const body = await askHttp('巴黎100公里以内的城市');
-      expect(body.reference.features[0]!.properties.placeId).toBe(paris);
-      expectWithin(body, await citiesWithin(paris, 100_000));
-    });
-
-    it('"日本境内的城市" (Chinese): inside the Natural Earth outline of Japan, found by its Chinese name', async () => {
-      const body = await askHttp('日本境内的城市');
-      const { rows } = await sql<{ id: number }>`
-        SELECT p.id FROM places p, places j
-        WHERE j.source = 'natural-earth-countries' AND j.tags->>'country_code' = 'JP' AND p.category = 'city' AND ST_Intersects(p.geom, j.geom)`.execute(db);
-      expect(rows.length).toBeGreaterThan(100);
-      expectWithin(body, new Set(rows.map((r) => Number(r.id))));
+      await expectCitiesAround('东京附近有哪些城市？', 'Tokyo', 'JP', 20_000);
     });
 
     it('"cities in Japan with more than a million people": inside Japan, population filter, the count said', async () => {
@@ -180,45 +165,6 @@ describe(`first run: default seed, then questions over HTTP checked against SQL 
       expectWithin(body, new Set(rows.map((r) => Number(r.id))));
     });
 
-    it('"Paris, Texas": the context picks the Texan one; no city in the data within 20 km, said so', async () => {
-      const texas = Number((await sql<{ id: number }>`
-        SELECT id FROM places WHERE category = 'city' AND name = 'Paris' AND tags->>'admin1' = 'Texas'`.execute(db)).rows[0]!.id);
-      expect((await citiesWithin(texas, 20_000)).size).toBe(0);
-      const body = await askHttp('Which cities are within 20 km of Paris, Texas?');
-      expect(body.reference.features[0]!.properties.placeId).toBe(texas);
-      expect(body.answer).toBe('The data has no cities within 20 km of Paris, Texas.');
-      expect(body.candidates).toEqual([]);
-    });
-
-    it('"Paris, Texas" at 60 km: no city within it, said so with the closest near miss', async () => {
-      const texas = Number((await sql<{ id: number }>`
-        SELECT id FROM places WHERE category = 'city' AND name = 'Paris' AND tags->>'admin1' = 'Texas'`.execute(db)).rows[0]!.id);
-      expect((await citiesWithin(texas, 50_000)).size).toBe(0);
-      expect((await citiesWithin(texas, 75_000)).size).toBeGreaterThan(0);
-      const body = await askHttp('Which cities are within 50 km of Paris, Texas?');
-      expect(body.answer).toMatch(/^I found no cities within 50 km of Paris, Texas\. The closest: /);
-      for (const c of body.candidates) expect(c.distanceM).toBeGreaterThan(50_000);
-    });
-
-    it('a name several comparable cities carry: a clarification listing country, region and population', async () => {
-      const body = await askHttp('cities near Springfield');
-      expect(body.candidates).toEqual([]);
-      const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM places WHERE category = 'city' AND name = 'Springfield'`.execute(db);
-      expect(body.clarification!.options.length).toBe(Math.min(rows[0]!.n, 8));
-      for (const o of body.clarification!.options) expect(o.hint).toMatch(/United States — \d+ k$/);
-      expect(body.answer).toContain('Springfield (Missouri, United States — ');
-    });
-
-    it('a kind of place the world seed does not hold near a city: "the data has no"', async () => {
-      const body = await askHttp('bakeries near Lyon');
-      expect(body.plan.targets.tags.length).toBeGreaterThan(0);
-      expect((await taggedWithin(body, 5_000)).size).toBe(0);
-      expect(body.answer).toBe('The data has no bakeries near Lyon.');
-      expect(body.candidates).toEqual([]);
-    });
-  });
-
-  describe('Midtown questions (the demo of seed/nyc)', () => {
     it('"cafés no more than 200 metres from Grand Central Terminal": cafés by ST_DWithin, the count said', async () => {
       const body = await askHttp('cafés no more than 200 metres from Grand Central Terminal');
       expect(body.reference.features[0]!.properties.name).toBe('Grand Central Terminal');
@@ -230,6 +176,37 @@ describe(`first run: default seed, then questions over HTTP checked against SQL 
       expect(said.n).toBeGreaterThan(body.candidates.length);
       expect(said.n).toBeLessThanOrEqual((await taggedWithin(body, 202)).size);
     });
+  });
+
+  describe('eight of our own: four world and four Midtown, four in Chinese', () => {
+    it('"离里昂最近的3个城市" (Chinese): the 3 cities nearest to Lyon by distance', async () => {
+      const body = await askHttp('离里昂最近的3个城市');
+      expect(new Set(body.candidates.map((c) => c.id))).toEqual(new Set(await nearestCities(await city('Lyon', 'FR'), 3)));
+    });
+
+    it('"巴黎100公里以内的城市" (Chinese): Paris, France; the cities by ST_DWithin', async () => {
+      await expectCitiesAround('巴黎100公里以内的城市', 'Paris', 'FR', 100_000);
+    });
+
+    it('"Paris, Texas": the context picks the Texan one; no city in the data within 20 km, said so', async () => {
+      const texas = Number((await sql<{ id: number }>`
+        SELECT id FROM places WHERE category = 'city' AND name = 'Paris' AND tags->>'admin1' = 'Texas'`.execute(db)).rows[0]!.id);
+      expect((await citiesWithin(texas, 20_000)).size).toBe(0);
+      const body = await askHttp('Which cities are within 20 km of Paris, Texas?');
+      expect(body.reference.features[0]!.properties.placeId).toBe(texas);
+      expect(body.answer).toBe('The data has no cities within 20 km of Paris, Texas.');
+      expect(body.candidates).toEqual([]);
+    });
+
+    it('"Paris, Texas" at 50 km: no city within it, said so with the closest near miss', async () => {
+      const texas = Number((await sql<{ id: number }>`
+        SELECT id FROM places WHERE category = 'city' AND name = 'Paris' AND tags->>'admin1' = 'Texas'`.execute(db)).rows[0]!.id);
+      expect((await citiesWithin(texas, 50_000)).size).toBe(0);
+      expect((await citiesWithin(texas, 75_000)).size).toBeGreaterThan(0);
+      const body = await askHttp('Which cities are within 50 km of Paris, Texas?');
+      expect(body.answer).toMatch(/^I found no cities within 50 km of Paris, Texas\. The closest: /);
+      for (const c of body.candidates) expect(c.distanceM).toBeGreaterThan(50_000);
+    });
 
     it('"museums within 600 m of Bryant Park": every museum the SQL finds there', async () => {
       const body = await askHttp('museums within 600 m of Bryant Park');
@@ -237,6 +214,17 @@ describe(`first run: default seed, then questions over HTTP checked against SQL 
       const { rows } = await sql<{ name: string }>`SELECT DISTINCT name FROM places WHERE id = ANY(${[...expected.keys()]}::bigint[])`.execute(db);
       expect(rows.length).toBeLessThanOrEqual(5);
       expect(new Set(body.candidates.map((c) => c.name))).toEqual(new Set(rows.map((r) => r.name)));
+    });
+
+    it('"the 3 hotels nearest to Bryant Park": the 3 nearest hotels by distance', async () => {
+      const body = await askHttp('the 3 hotels nearest to Bryant Park');
+      expect(body.reference.features[0]!.properties.name).toBe('Bryant Park');
+      // By name: a hotel mapped twice (its node and its building) is one answer.
+      const nearest = [...(await taggedWithin(body, 3000))].sort((a, b) => a[1] - b[1]);
+      const names = (await sql<{ id: number; name: string }>`SELECT id, name FROM places WHERE id = ANY(${nearest.map(([id]) => id)}::bigint[])`.execute(db)).rows;
+      const nameOf = new Map(names.map((r) => [Number(r.id), r.name]));
+      const firstThree = [...new Set(nearest.map(([id]) => nameOf.get(id)!))].slice(0, 3);
+      expect(new Set(body.candidates.map((c) => c.name))).toEqual(new Set(firstThree));
     });
 
     it('"帝国大厦300米以内的餐厅" (Chinese): restaurants within 300 m of the Empire State Building', async () => {
@@ -254,6 +242,34 @@ describe(`first run: default seed, then questions over HTTP checked against SQL 
       expect(body.reference.features[0]!.properties.name).toBe('Grand Central Terminal');
       const around = [...(await taggedWithin(body, 3000))].sort((a, b) => a[1] - b[1]);
       expect(body.candidates[0]!.distanceM).toBeCloseTo(around[0]![1], 0);
+    });
+  });
+
+  describe('truthful answers and more on the world seed', () => {
+    it('"日本境内的城市" (Chinese): inside the Natural Earth outline of Japan, found by its Chinese name', async () => {
+      const body = await askHttp('日本境内的城市');
+      const { rows } = await sql<{ id: number }>`
+        SELECT p.id FROM places p, places j
+        WHERE j.source = 'natural-earth-countries' AND j.tags->>'country_code' = 'JP' AND p.category = 'city' AND ST_Intersects(p.geom, j.geom)`.execute(db);
+      expect(rows.length).toBeGreaterThan(100);
+      expectWithin(body, new Set(rows.map((r) => Number(r.id))));
+    });
+
+    it('a name several comparable cities carry: a clarification listing country, region and population', async () => {
+      const body = await askHttp('cities near Springfield');
+      expect(body.candidates).toEqual([]);
+      const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM places WHERE category = 'city' AND name = 'Springfield'`.execute(db);
+      expect(body.clarification!.options.length).toBe(Math.min(rows[0]!.n, 8));
+      for (const o of body.clarification!.options) expect(o.hint).toMatch(/United States — \d+ k$/);
+      expect(body.answer).toContain('Springfield (Missouri, United States — ');
+    });
+
+    it('a kind of place the world seed does not hold near a city: "the data has no"', async () => {
+      const body = await askHttp('bakeries near Lyon');
+      expect(body.plan.targets.tags.length).toBeGreaterThan(0);
+      expect((await taggedWithin(body, 5_000)).size).toBe(0);
+      expect(body.answer).toBe('The data has no bakeries near Lyon.');
+      expect(body.candidates).toEqual([]);
     });
   });
 

@@ -10,6 +10,7 @@ const Readiness = z
       .array(z.object({ name: z.string(), state: z.enum(['unknown', 'up', 'down', 'behind']) }))
       .optional()
       .describe('with DATABASE_READ_URLS: what this instance last saw of each replica (no query is made for it)'),
+    finishing: z.string().optional().describe('what the first start still does on the database (requests wait for it)'),
   })
   .openapi('Readiness');
 
