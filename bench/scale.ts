@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- scale`: the question pipeline as the places table grows (issue 8).
+ * `npm run bench -- scale`: the question pipeline as the places table grows.
  *
  *   SCALE_SIZES     comma-separated sizes in SERVER mode (DATABASE_URL), e.g. `10k,100k,1m` (default
  *                   `10k,100k`: a 1M run takes tens of minutes on 2 cores, so it is asked for by name)

@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- soak`: the started service (a child process, as in production) under a bounded, moderate,
- * mixed load, with its resident memory sampled throughout (issue 9: "0 errors and flat memory").
+ * mixed load, with its resident memory sampled throughout (no errors, and memory that stays flat).
  *
  *   SOAK_SECONDS      length of the measured run (default 600)
  *   SOAK_CONCURRENCY  clients sending requests back to back (default 8)

@@ -1,5 +1,5 @@
 /**
- * Memory section of `npm run eval` (issue 6): tool-retrieval metrics on held-out requests BEFORE and AFTER a
+ * Memory section of `npm run eval`: tool-retrieval metrics on held-out requests BEFORE and AFTER a
  * run log is replayed through the real POST /v1/runs route.
  *
  * ../shared/eval has no run log, so one is built from the dev set without leaking the evaluated answers:

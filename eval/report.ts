@@ -46,8 +46,18 @@ export interface ToolSetSection extends SectionMeta {
   rows: (ToolSummary & { label: string })[];
 }
 
+/** A spatial QA set of the project's own (`--set FILE`): the pipeline overall, per language, and the oracle plan. */
+export interface SpatialSetSection extends SectionMeta {
+  set: string;
+  overall: SpatialSummary;
+  byLang: Record<string, SpatialSummary>;
+  oracle: SpatialSummary;
+}
+
 export interface EvalReport {
   spatial?: SpatialSection;
+  /** Keyed by the set file. */
+  spatialSets?: Record<string, SpatialSetSection>;
   tools?: ToolsSection;
   /** Keyed by the set file (and catalog file). */
   toolSets?: Record<string, ToolSetSection>;
@@ -104,6 +114,27 @@ const SET_METHODS: Record<string, string> = {
   'bm25-ref': 'BM25 reference (name + description, k1 1.5, b 0.75)',
   dense: 'dense similarity only',
 };
+
+function spatialSetsMarkdown(sets: Record<string, SpatialSetSection>): string[] {
+  const md = [
+    "## Spatial QA on the project's own sets",
+    '',
+    'Produced by `npm run eval -- --set FILE` (see `eval/sets/README.md`), pipeline through HTTP. The own check set was split once into a tuning half (its failures looked at while developing) and a check half (scored only to report).',
+    '',
+    '| set | questions | delivery | spatial | semantic | both | p@5 | oracle plan both | measured |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const key of Object.keys(sets).sort()) {
+    const s = sets[key]!;
+    const name = s.set.split('/').pop()!.replace(/\.jsonl(\.gz)?$/, '');
+    const row = (label: string, x: SpatialSummary, oracle?: SpatialSummary) =>
+      `| ${label} | ${x.n} | ${pct(x.delivery)} | ${pct(x.spatial)} | ${pct(x.semantic)} | ${pct(x.both)} | ${f3(x.precisionAt5)} | ${oracle ? pct(oracle.both) : '–'} | ${s.at.slice(0, 10)} |`;
+    md.push(row(name, s.overall, s.oracle));
+    for (const [lang, x] of Object.entries(s.byLang).sort()) md.push(row(`${name}, ${lang}`, x));
+  }
+  md.push('');
+  return md;
+}
 
 function toolSetsMarkdown(sets: Record<string, ToolSetSection>): string[] {
   const md = [
@@ -198,6 +229,7 @@ clause by clause and take no memory prior: a gold-chain request parsed that way 
 export function renderMarkdown(report: EvalReport): string {
   const md = ['# Evaluation', '', 'Produced by `npm run eval` (`-- --only spatial|tools|memory` re-measures one section and keeps the others).', '', '![Methods side by side](evaluation.svg)', ''];
   if (report.spatial) md.push(...spatialMarkdown(report.spatial));
+  if (report.spatialSets && Object.keys(report.spatialSets).length) md.push(...spatialSetsMarkdown(report.spatialSets));
   if (report.tools) md.push(...toolsMarkdown(report.tools));
   if (report.toolSets && Object.keys(report.toolSets).length) md.push(...toolSetsMarkdown(report.toolSets));
   if (report.memory) md.push(...memoryMarkdown(report.memory), PROTOCOL);

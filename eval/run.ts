@@ -57,7 +57,8 @@ const report: EvalReport = values.only && existsSync(REPORT_JSON) ? (JSON.parse(
 const meta = (mode: string, embedderModel: string, planner?: string): SectionMeta => ({ at: new Date().toISOString(), mode, ...(planner ? { planner } : {}), embedder: embedderModel });
 
 // `--set FILE`: scores the pipeline alone on any spatial QA file (a project's own set), per language, with the
-// failed questions listed; the reports in docs/ are left as they are. With `--only tools`, a tool request set.
+// failed questions listed, and keeps its table in the report beside the dev set's (the other sections are left
+// as they are). With `--only tools`, a tool request set.
 if (values.set && values.only !== 'tools') {
   const file = requireFile(values.set);
   await runCommand(async ({ database, embedder }) => {
@@ -72,6 +73,11 @@ if (values.set && values.only !== 'tools') {
     for (const lang of [...new Set(outcomes.map((o) => o.lang))]) console.log(`${lang.padEnd(4)} ${summaryLine(summarize(outcomes.filter((o) => o.lang === lang)))}`);
     console.log(summaryLine(summarize(outcomes)));
     console.log(`oracle plan: ${summaryLine(summarize(byMethod[ORACLE]!))}`);
+    const kept: EvalReport = existsSync(REPORT_JSON) ? (JSON.parse(readFileSync(REPORT_JSON, 'utf8')) as EvalReport) : {};
+    const byLang = Object.fromEntries([...new Set(outcomes.map((o) => o.lang))].map((lang) => [lang, summarize(outcomes.filter((o) => o.lang === lang))]));
+    const section = { ...meta(database.mode, embedder.model, values.planner), set: values.set!, overall: summarize(outcomes), byLang, oracle: summarize(byMethod[ORACLE]!) };
+    kept.spatialSets = { ...(kept.spatialSets ?? {}), [values.set!]: section };
+    writeReport(kept);
   });
   process.exit(process.exitCode ?? 0);
 }
@@ -137,8 +143,12 @@ try {
   process.exit(1);
 }
 
-mkdirSync('docs', { recursive: true });
-writeFileSync(REPORT_JSON, `${JSON.stringify(report, null, 2)}\n`);
-writeFileSync('docs/evaluation.md', renderMarkdown(report));
-writeFileSync('docs/evaluation.svg', renderSvg(report));
-if (values.json) writeFileSync(values.json, `${JSON.stringify(report, null, 2)}\n`);
+writeReport(report);
+
+function writeReport(r: EvalReport): void {
+  mkdirSync('docs', { recursive: true });
+  writeFileSync(REPORT_JSON, `${JSON.stringify(r, null, 2)}\n`);
+  writeFileSync('docs/evaluation.md', renderMarkdown(r));
+  writeFileSync('docs/evaluation.svg', renderSvg(r));
+  if (values.json) writeFileSync(values.json, `${JSON.stringify(r, null, 2)}\n`);
+}

@@ -1,5 +1,5 @@
 /**
- * Query-time embedding that degrades instead of failing (issue 9: "embeddings endpoint down").
+ * Query-time embedding that degrades instead of failing (an embeddings endpoint that is down).
  *
  * Answering a question or searching tools needs the query's vector only to compare it with stored vectors.
  * When the configured embeddings service fails or hangs, those comparisons are impossible (the stored

@@ -1,5 +1,5 @@
 /**
- * LLM-written SOPs (issue 6: "templated offline, LLM-written when an LLM is configured"). The model gets
+ * LLM-written SOPs (templated offline, written by the model when one is configured). The model gets
  * the distilled evidence of one task type and writes the procedure; its text is only accepted when it
  * passes the same checks as a run (no instruction-like text), stays within length bounds, names no tool
  * (or other identifier) absent from the evidence and walks the main workflow's tools in order. Anything

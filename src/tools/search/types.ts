@@ -59,7 +59,7 @@ export interface ToolSearchResponse {
   parsed: ParsedSummary;
   workflow?: Workflow;
   clarification?: Clarification;
-  /** Which memory items guided the ranking (issue 6). */
+  /** Which memory items guided the ranking. */
   memory?: MemoryUsed;
   /** Present when the ranking was computed without the embeddings service: why, and what was used instead. */
   degraded?: Degradation[];
