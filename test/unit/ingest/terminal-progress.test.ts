@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 const CHILD = ['--import', 'tsx', 'test/helpers/first-start-progress.ts'];
 const hasScript = spawnSync('script', ['--version']).status === 0;
+if (!hasScript) console.warn('[first-start progress] terminal case skipped: `script` (util-linux) not found');
 
 describe('first-start progress', () => {
   it.skipIf(!hasScript)('is drawn on one line, redrawn in place, when stderr is a terminal', () => {
