@@ -11,7 +11,7 @@ import { poiConceptById } from '../lexicon/poi-concepts.ts';
 import type { ConstraintSql, PlanarFrame } from './functions/spec.ts';
 import type { GeoJsonGeometry, ResolvedReference } from './resolve.ts';
 import { estimatedMatches, targetStatistics } from './tag-statistics.ts';
-import { boxArea, boxCentre, isArea, lineParts, planarFrame, scaledGeometry, windowBoxes, windowSql } from './windows.ts';
+import { areaOrderPoint, boxArea, isArea, lineParts, planarFrame, scaledGeometry, windowBoxes, windowSql } from './windows.ts';
 
 /**
  * Sparse spatial retrieval with dense scores in the same round trip. The work of a question is bounded by
@@ -236,7 +236,7 @@ export function buildRetrievalQuery(input: RetrieveInput) {
   const nearestFirst = driverIsLine
     ? sql`ST_Distance(p.geom, ${nearForOrder})`
     : driverIsArea
-      ? sql`p.geom <-> ${geometryParam(boxCentre(windows[driver]![0]!))}`
+      ? sql`p.geom <-> ${geometryParam(areaOrderPoint(driverGeometry, windows[driver]![0]!))}`
       : sql`p.geom <-> ${near}`;
   const inWindow = windowSql(windows, driver);
   const shardKeys = input.distributed ? shardKeysOfBoxes([...windows.flat(), ...semanticWindows.flat()]) : null;

@@ -53,6 +53,64 @@ export function boxCentre([x0, y0, x1, y1]: Envelope): GeoJsonGeometry {
   return { type: 'Point', coordinates: [(x0 + x1) / 2, (y0 + y1) / 2] };
 }
 
+type Ring = number[][];
+
+/**
+ * Where the nearest-first pools of an area start: the middle of its window when that lies in the area (most
+ * areas), else a point inside its largest part. An area in far-apart parts (a country with overseas
+ * territories) has the middle of its window in some other place, and the pools would fill with what is there.
+ */
+export function areaOrderPoint(area: GeoJsonGeometry, window: Envelope): GeoJsonGeometry {
+  const centre = boxCentre(window);
+  const polygons = (area.type === 'Polygon' ? [area.coordinates] : area.coordinates) as Ring[][];
+  if (polygons.some((rings) => insidePolygon(centre.coordinates as number[], rings))) return centre;
+  const largest = polygons.reduce((a, b) => (Math.abs(ringArea(b[0]!)) > Math.abs(ringArea(a[0]!)) ? b : a));
+  return { type: 'Point', coordinates: pointInPolygon(largest) };
+}
+
+/** Even-odd rule over every ring: inside the outer ring and outside its holes. */
+function insidePolygon([x, y]: number[], rings: Ring[]): boolean {
+  let inside = false;
+  for (const ring of rings) {
+    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+      const [xi, yi] = ring[i]!;
+      const [xj, yj] = ring[j]!;
+      if (yi! > y! !== yj! > y! && x! < ((xj! - xi!) * (y! - yi!)) / (yj! - yi!) + xi!) inside = !inside;
+    }
+  }
+  return inside;
+}
+
+function ringArea(ring: Ring): number {
+  let twice = 0;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) twice += ring[j]![0]! * ring[i]![1]! - ring[i]![0]! * ring[j]![1]!;
+  return twice / 2;
+}
+
+/** The middle of the widest stretch of the polygon on the horizontal line through the middle of its box. */
+function pointInPolygon(rings: Ring[]): number[] {
+  const [, y0, , y1] = boundsOf({ type: 'Polygon', coordinates: rings } as GeoJsonGeometry);
+  const y = (y0 + y1) / 2;
+  const xs: number[] = [];
+  for (const ring of rings) {
+    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+      const [xi, yi] = ring[i]!;
+      const [xj, yj] = ring[j]!;
+      if (yi! > y !== yj! > y) xs.push(xi! + ((y - yi!) * (xj! - xi!)) / (yj! - yi!));
+    }
+  }
+  xs.sort((a, b) => a - b);
+  let best: number[] = rings[0]![0]!;
+  let width = -1;
+  for (let i = 0; i + 1 < xs.length; i += 2) {
+    if (xs[i + 1]! - xs[i]! > width) {
+      width = xs[i + 1]! - xs[i]!;
+      best = [(xs[i]! + xs[i + 1]!) / 2, y];
+    }
+  }
+  return best;
+}
+
 export function lineParts(geometry: GeoJsonGeometry): number[][][] {
   if (geometry.type === 'LineString') return [geometry.coordinates as number[][]];
   if (geometry.type === 'MultiLineString') return geometry.coordinates as number[][][];
