@@ -255,6 +255,16 @@ describe(`first run: default seed, then questions over HTTP checked against SQL 
       expectWithin(body, new Set(rows.map((r) => Number(r.id))));
     });
 
+    it('"towns in a country with overseas parts": candidates inside its outline, not near the middle of its box', async () => {
+      // France's outline reaches the Caribbean and the Indian Ocean: the middle of its box lies in West Africa.
+      const body = await askHttp('which towns are in France?');
+      const { rows } = await sql<{ id: number }>`
+        SELECT p.id FROM places p, places f
+        WHERE f.source = 'natural-earth-countries' AND f.tags->>'country_code' = 'FR' AND p.category IN ('city', 'town') AND ST_Intersects(p.geom, f.geom)`.execute(db);
+      expect(rows.length).toBeGreaterThan(100);
+      expectWithin(body, new Set(rows.map((r) => Number(r.id))));
+    });
+
     it('a name several comparable cities carry: a clarification listing country, region and population', async () => {
       const body = await askHttp('cities near Springfield');
       expect(body.candidates).toEqual([]);
