@@ -112,6 +112,7 @@ function summary(plan: SpatialPlan, shown: RankedCandidate[], refs: ResolvedRefe
   const reason = (c: RankedCandidate) => ranking.reasons?.get(c.id);
   const total = count?.matches ?? fitting.length;
   const plus = count?.atLeast ? '+' : '';
+  if (plan.order) return byPopulation(plan, fitting, where, what, total > fitting.length ? `${total}${plus}` : undefined);
   const nearest = plan.constraints.some((c) => c.fn === 'nearest');
   const allShown = nearest || total <= shown.length;
   if (zh) {
@@ -126,4 +127,21 @@ function summary(plan: SpatialPlan, shown: RankedCandidate[], refs: ResolvedRefe
   const why = ranking.tradeOffReason ? ` Ranked for this question: ${ranking.tradeOffReason}` : '';
   if (allShown) return `For ${what} ${where}: ${list}${shown.length > 3 ? ` — ${shown.length} matches in all.` : '.'}${why}`;
   return `For ${what} ${where}, the ${shown.length} best of ${total}${plus}: ${list}.${why}`;
+}
+
+/**
+ * The answer to a population order, every place shown with its population, in the order asked for: "The 5
+ * largest cities in Japan (of 200+): 1. Tokyo (population 8,336,599); ...", "日本人口最多的5个城市：东京（8,336,599人）、…".
+ */
+function byPopulation(plan: SpatialPlan, fitting: RankedCandidate[], where: string, what: string, ofTotal: string | undefined): string {
+  const largest = plan.order?.direction !== 'asc';
+  const people = (c: RankedCandidate) => (c.population ?? 0).toLocaleString('en-US');
+  if (plan.lang === 'zh') {
+    const list = fitting.map((c) => `${c.name}（${people(c)}人）`).join('、');
+    const count = fitting.length > 1 ? `${fitting.length}个` : '';
+    return `${where}人口${largest ? '最多' : '最少'}的${count}${what}${ofTotal ? `（共 ${ofTotal} 个）` : ''}：${list}。`;
+  }
+  const list = fitting.map((c, i) => `${fitting.length > 1 ? `${i + 1}. ` : ''}${c.name} (population ${people(c)})`).join('; ');
+  const count = fitting.length > 1 ? `${fitting.length} ` : '';
+  return `The ${count}${largest ? 'largest' : 'smallest'} ${what} ${where}${ofTotal ? ` (of ${ofTotal})` : ''}: ${list}.`;
 }

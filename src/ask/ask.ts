@@ -196,7 +196,8 @@ export async function ask(deps: AskDeps, input: AskInput): Promise<AskResult> {
     }
     clock.lap('rerank');
   }
-  const shown = topAnswers(ranked, input.k, input.rankOptions);
+  // "the 3 largest cities": as many as asked for, when fewer than the answer would show.
+  const shown = topAnswers(ranked, Math.min(input.k, plan.order?.k ?? input.k), input.rankOptions);
 
   const details = await placeDetails(deps.db, shown.map((c) => c.id));
   const candidates = shown.map((c) => ({

@@ -11,7 +11,7 @@ import type { RefMention, Relation, SpatialParse, SpecRelation } from './parse-t
 import { minPopulation } from './population.ts';
 import { SPATIAL_FUNCTIONS } from '../spatial/functions/index.ts';
 import type { SpatialFunctionSpec } from '../spatial/functions/spec.ts';
-import { K_MAX, DISTANCE_MAX_M, type Constraint, type LonLat, type Reference, type ReferenceKind, type SpatialPlan } from './plan.ts';
+import { K_MAX, DISTANCE_MAX_M, type Constraint, type LonLat, type PopulationOrder, type Reference, type ReferenceKind, type SpatialPlan } from './plan.ts';
 import { classifyKindEn, classifyKindZh, safeHint, type GazetteerHint } from './references.ts';
 import { mergeSpans, semanticResidue } from './residue.ts';
 import { clamp, foldKey, type Span } from './text.ts';
@@ -306,7 +306,8 @@ export function assemble(input: AssembleInput): SpatialPlan {
     ...parse.unused,
   ]);
   const spatialText = spatial.map((s) => text.slice(s.start, s.end).trim()).filter(Boolean).join(' ... ');
-  const semanticText = semanticResidue(text, spatial, lang);
+  // The words of a population order are not part of the need either ("the 5 largest").
+  const semanticText = semanticResidue(text, parse.order ? mergeSpans([...spatial, parse.order]) : spatial, lang);
   const cues = matchCues(folded, [...refSpans, ...parse.unused]);
 
   const hasNearest = constraints.some((c) => c.fn === 'nearest');
@@ -326,6 +327,9 @@ export function assemble(input: AssembleInput): SpatialPlan {
   if (parse.implicit) confidence -= 0.15;
   if (notes.some((n) => /not supported|ignored/.test(n))) confidence -= 0.2;
   confidence = Math.round(clamp(confidence, 0, 1) * 100) / 100;
+  const byPopulation = populationOrder(parse, targets, text, lang);
+  if (parse.order && !byPopulation) notes.push('a superlative of size of places without a population: not supported, ignored');
+  if (byPopulation) notes.push(`ordered by population, ${byPopulation.direction === 'desc' ? 'largest' : 'smallest'} first${byPopulation.k ? `, k=${byPopulation.k}` : ''}`);
   const population = minPopulation(text);
   if (population !== undefined) notes.push(`population at least ${population}`);
 
@@ -339,10 +343,29 @@ export function assemble(input: AssembleInput): SpatialPlan {
     preference,
     lang,
     ...(population !== undefined ? { minPopulation: population } : {}),
+    ...(byPopulation ? { order: byPopulation } : {}),
     confidence,
     notes: [...new Set(notes)].slice(0, 50).map((n) => n.slice(0, 500)),
   };
 }
+
+/**
+ * The plan's population order, from a superlative the grammar found: when it says population ("most
+ * populous"), or says size of a kind of settlement (a concept tagged `place=*`: "the largest towns"), whose
+ * size is its population. "The largest parks" is not read as one. Without a count, a singular kind asks for one.
+ */
+function populationOrder(parse: SpatialParse, targets: TargetResult, text: string, lang: 'en' | 'zh'): PopulationOrder | undefined {
+  const said = parse.order;
+  if (!said) return undefined;
+  const settlement = targets.concepts.some((id) => poiConceptById.get(id)?.tags.some(([key]) => key === 'place'));
+  if (!said.population && !settlement) return undefined;
+  const plural = lang === 'zh' ? ZH_PLURAL.test(text) : targets.plural;
+  const k = said.k ?? (plural || targets.concepts.length === 0 ? undefined : 1);
+  return { by: 'population', direction: said.direction, ...(k !== undefined ? { k: clamp(k, 1, K_MAX) } : {}) };
+}
+
+/** Chinese says plural with a question word or a measure of many ("哪些城市", "几个", "一些"). */
+const ZH_PLURAL = /哪些|几个|几座|一些|多个|列出|列举|所有|各个/u;
 
 function relationRefs(r: Relation): RefMention[] {
   if ('said' in r) return [r.ref];

@@ -7,6 +7,7 @@ import { classifyKindZh, findCoordinates, safeHint, type GazetteerHint } from '.
 import { isTargetPhrase } from './lexicon-match.ts';
 import { emptyParse, type RefMention, type Relation, type SpatialParse, type Vague } from './parse-types.ts';
 import { markNegations, nextGroup } from './relation-logic.ts';
+import { findPopulationOrderZh } from './population.ts';
 import type { Bearing } from './plan.ts';
 import { findZhDistances, insideAny, overlapsAny, parseZhNumber, ZH_NUM_RE, type DistanceMention, type Span } from './text.ts';
 
@@ -62,14 +63,17 @@ export class ChineseGrammar {
     this.routes();
     this.between();
     this.nearest();
+    this.borders();
     this.distances();
     this.outside();
     this.near();
     this.along();
+    this.superlative();
     this.inside();
     this.implicitSubject();
     this.looseCoordinates();
     this.alternatives();
+    this.borderScopes();
     markNegations(this.out, this.s, 'zh');
     return this.out;
   }
@@ -229,6 +233,51 @@ export class ChineseGrammar {
     }
   }
 
+  /**
+   * X边境附近 / 靠近X边界50公里内 / 距X国界30公里以内 / X境内距边境50公里以内: the outline of an area, read as such before
+   * any construction could take the noun for part of a place's name. "X境内" before it is also a scope (inside X);
+   * with no place before it, the border is that of the place another phrase names.
+   */
+  private borders(): void {
+    const re = new RegExp(`${CLAUSE_START}(${N}{0,60}?)\\s*的?\\s*(?:边境线|边境|边界线|边界|国界线|国界|国境线)`, 'gu');
+    for (const m of this.scan(re, (mm) => mm.index + mm[0].length - 1)) {
+      const raw = m[1]!;
+      const nounEnd = m.index + m[0].length;
+      const d = this.dists.find((x) => !x.lowerBound && x.start >= nounEnd && /^\s*(?:的)?(?:附近|周边|周围)?\s*$/u.test(this.s.slice(nounEnd, x.start)));
+      const near = /^\s*(?:附近|周边|周围|一带|沿线|地区|沿岸)/u.exec(this.s.slice(nounEnd));
+      const end = d?.end ?? nounEnd + (near?.[0].length ?? 0);
+      const said = d ? { distanceM: d.valueM } : {};
+      const note = d?.note ? { distanceNote: d.note } : {};
+      // "X境内距边境", "在X距离Y边界": X is a scope (inside it), said before the border's own place, if any.
+      const scope = /^(.+?)(?:境内|国内|之内|内)\s*(?:距离|距|离|靠近)?\s*$/u.exec(raw) ?? /^(?:在|位于)(.+?)(?=距离|距|离|靠近)/u.exec(raw);
+      const inScope = scope ? this.named(scope[1]!, m.index + scope[0].indexOf(scope[1]!), true) : undefined;
+      const own = scope ? raw.slice(scope[0].length) : raw;
+      const ownRef = own.trim() ? this.named(own, m.index + raw.length - own.length, true) : undefined;
+      const ref = ownRef && !ownRef.user ? ownRef : inScope;
+      const start = ownRef ? anchorPrefix(this.s, ownRef.start) : m.index + raw.length;
+      // The border first: answers then say how far from it each place is.
+      if (ref) this.add({ fn: 'border', ref: { ...ref }, said, ...note, spans: [{ start, end }] });
+      if (inScope) this.add({ fn: 'inside', ref: inScope, spans: [{ start: anchorPrefix(this.s, inScope.start), end: m.index + scope![0].length }] });
+      else {
+        this.unscopedBorders.push({ said, ...note, spans: [{ start, end }] });
+        this.claim({ start: m.index, end });
+      }
+    }
+  }
+
+  private readonly unscopedBorders: { said: { distanceM?: number }; distanceNote?: string; spans: Span[] }[] = [];
+
+  /** The borders that named no place are those of the first place another phrase names. */
+  private borderScopes(): void {
+    const at = this.out.relations.findIndex((r) => 'ref' in r && r.ref && !r.ref.user && !r.ref.point);
+    const scope = at >= 0 ? this.out.relations[at]! : undefined;
+    for (const b of this.unscopedBorders) {
+      // Before its scope's relation: answers then say how far from the border each place is.
+      if (scope && 'ref' in scope && scope.ref) this.out.relations.splice(at, 0, { fn: 'border', ref: { ...scope.ref }, ...b });
+      else this.out.notes.push('边境/边界 of no place named: ignored');
+    }
+  }
+
   /** X 800米以内 / 离X步行5分钟 / X周边1公里 */
   private distances(): void {
     for (const d of this.dists) {
@@ -310,6 +359,27 @@ export class ChineseGrammar {
         this.add({ fn: 'along', ref, spans: [{ start: m.index, end: m.index + m[0].length }] });
       }
     }
+  }
+
+  /**
+   * 人口最多的N个城市 / X最大的城市 / 在X人口最少的: a population order; a place right before it in the clause is
+   * its scope (inside it).
+   */
+  private superlative(): void {
+    const order = findPopulationOrderZh(this.s);
+    if (!order || insideAny(order.start, this.claimed)) return;
+    this.out.order = order;
+    let clauseStart = 0;
+    for (let i = order.start - 1; i >= 0; i--) {
+      if (PUNCT.includes(this.s[i]!) || insideAny(i, this.claimed)) {
+        clauseStart = i + 1;
+        break;
+      }
+    }
+    this.claim(order);
+    const raw = this.s.slice(clauseStart, order.start).replace(/(?:境内|国内|之内|以内|里面|里|内|的)\s*$/u, '');
+    const ref = raw.trim() ? this.named(raw, clauseStart, /^(?:在|位于)/.test(raw)) : undefined;
+    if (ref && !ref.user) this.add({ fn: 'inside', ref, spans: [{ start: anchorPrefix(this.s, ref.start), end: order.start }] });
   }
 
   /** 在X(里/内) / 位于X / X里的 */

@@ -4,6 +4,7 @@
  * one place, so that both languages resolve vague words identically).
  */
 import type { Constraint, LonLat, ReferenceKind } from './plan.ts';
+import type { PopulationSuperlative } from './population.ts';
 import type { DistanceMention, Span } from './text.ts';
 
 export interface RefMention extends Span {
@@ -63,6 +64,8 @@ export interface SpatialParse {
   route?: { from: RefMention; to: RefMention; via: 'straight' | 'streets'; spans: Span[] };
   /** Distances not tied to a reference ("cafés near X, within 200 m"): attached during assembly. */
   looseDistances: DistanceMention[];
+  /** "the largest", "the 5 most populous", "人口最多的": a superlative of size or population (population.ts). */
+  order?: PopulationSuperlative;
   /** "nearest"/"closest"/"最近" was said (even without a usable reference). */
   nearestWord: boolean;
   /** Relations guessed without an explicit spatial word (Chinese "X有哪些Y"). */

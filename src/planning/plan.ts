@@ -107,6 +107,12 @@ export const ConstraintSchema = z
         ...LOGIC,
       })
       .describe('Within bufferM of the straight segment between two references (the corridor between them).'),
+    z
+      .object({ fn: z.literal('border'), ref: ConstraintRefSchema, distanceM: DistanceSchema, ...LOGIC })
+      .describe(
+        "Within distanceM of the reference area's outline (its border), on either side of it; with `inside` on the same " +
+          'reference for "in X within 50 km of the border".',
+      ),
     z.object({ fn: z.literal('intersects'), ref: ConstraintRefSchema, ...LOGIC }).describe('The feature geometry intersects the reference geometry.'),
     z
       .object({ fn: z.literal('direction'), ref: RefIdSchema, bearing: BearingSchema, distanceM: DistanceSchema, ...LOGIC })
@@ -152,6 +158,24 @@ export const SemanticSchema = z
   .describe('The non-spatial part of the need.');
 export type Semantic = z.infer<typeof SemanticSchema>;
 
+export const PopulationOrderSchema = z
+  .object({
+    by: z.literal('population'),
+    direction: z.enum(['desc', 'asc']).describe('desc: the largest first ("the biggest cities"); asc: the smallest first.'),
+    k: z
+      .number()
+      .int()
+      .min(1)
+      .max(K_MAX)
+      .optional()
+      .describe('How many the question asks for ("the 5 largest": 5, "the largest city": 1); unset: as many as the answer shows.'),
+  })
+  .describe(
+    'The places satisfying the constraints ordered by their population (the world seed\'s cities carry one): ' +
+      '"the largest / most populous cities in X", "人口最多的城市". Only places with a population qualify.',
+  );
+export type PopulationOrder = z.infer<typeof PopulationOrderSchema>;
+
 export const SpatialPlanSchema = z
   .object({
     references: z.array(ReferenceSchema).max(20),
@@ -171,6 +195,7 @@ export const SpatialPlanSchema = z
       .max(10_000_000_000)
       .optional()
       .describe('Only places with at least this population (the world seed\'s cities carry one): "more than a million people".'),
+    order: PopulationOrderSchema.optional(),
     confidence: z.number().min(0).max(1).describe('How sure the planner is of the parse; 0 = nothing usable.'),
     notes: z.array(z.string().max(500)).max(50).describe("How vague values were resolved ('near -> 500 m')."),
   })

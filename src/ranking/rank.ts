@@ -128,6 +128,7 @@ export function rankCandidates(
       tagMatch: cand.tagMatch,
       semanticSimilarity: cand.semanticSimilarity,
       spatialSimilarity: cand.spatialSimilarity,
+      population: cand.population,
       spatial,
       distanceM: Math.round(firstDistance(clauses, cand.distances) * 10) / 10,
       pareto: false,
@@ -146,9 +147,14 @@ export function rankCandidates(
   // "The k closest": those that hold are listed nearest first, as asked; the trade-off orders the rest.
   const closest = use.sparse && plan.constraints.some(isClosestK);
   const byDistance = (a: RankedCandidate, b: RankedCandidate) => (closest && holdsAll(a) && holdsAll(b) ? a.distanceM - b.distanceM : 0);
+  // "The largest cities": those that hold are listed by population, as asked.
+  const sign = plan.order?.direction === 'asc' ? -1 : 1;
+  const byPopulation = (a: RankedCandidate, b: RankedCandidate) =>
+    plan.order && holdsAll(a) && holdsAll(b) ? sign * ((b.population ?? 0) - (a.population ?? 0)) : 0;
   return scored.sort(
     (a, b) =>
       Number(holdsAll(b)) - Number(holdsAll(a)) ||
+      byPopulation(a, b) ||
       byDistance(a, b) ||
       Number(b.pareto) - Number(a.pareto) ||
       b.scores.hybrid - a.scores.hybrid ||

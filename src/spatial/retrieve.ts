@@ -62,6 +62,8 @@ export interface Candidate {
   /** Cosine similarity of the description to the semantic / spatial text; null without a vector. */
   semanticSimilarity: number | null;
   spatialSimilarity: number | null;
+  /** The place's population (the world seed's cities), null without one. */
+  population: number | null;
 }
 
 export interface RetrievalQuery {
@@ -98,6 +100,13 @@ export const TAGGED_ENOUGH = 25;
 export const RARE_TARGET_MATCHES = 10_000;
 /** Simplification of a reference line or outline for ordering pools (degrees: 1.1 m of latitude). */
 const ORDER_TOLERANCE_DEG = 0.00001;
+
+/** A place's population from its tag, NULL when it has none or not a number. */
+const POPULATION_SQL = sql<number | null>`(CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END)`;
+
+function populationDirection(plan: SpatialPlan) {
+  return plan.order?.direction === 'asc' ? sql`ASC NULLS LAST` : sql`DESC NULLS LAST`;
+}
 
 function geometryParam(geometry: GeoJsonGeometry): RawBuilder<unknown> {
   return sql`ST_SetSRID(ST_GeomFromGeoJSON(${JSON.stringify(geometry)}), 4326)`;
@@ -244,10 +253,12 @@ export function buildRetrievalQuery(input: RetrieveInput) {
   // The same clauses as the partial indexes of migration 0007, so that the planner can use them.
   // A country's outline holds every place in it at distance 0: a candidate only when countries are asked for.
   const noCountries = plan.targets.categories.includes('country') ? sql`` : sql` AND coalesce(p.category, '') <> 'country'`;
-  // "more than a million people": the population tag, where a place has one (the world seed's cities).
-  const populous = plan.minPopulation === undefined
-    ? sql``
-    : sql` AND (p.tags->>'population') ~ '^[0-9]{1,12}$' AND (p.tags->>'population')::bigint >= ${plan.minPopulation}`;
+  // "more than a million people", "the largest cities": the population tag, where a place has one (the world
+  // seed's cities); a population order keeps only places that have one.
+  const hasPopulation = sql` AND (p.tags->>'population') ~ '^[0-9]{1,12}$'`;
+  const populous = plan.minPopulation !== undefined
+    ? sql`${hasPopulation} AND (p.tags->>'population')::bigint >= ${plan.minPopulation}`
+    : plan.order ? hasPopulation : sql``;
   const candidate = sql<boolean>`p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'${noCountries}${populous}
         AND NOT (p.id = ANY(${referencePlaceIds}::bigint[])) AND NOT (p.name = ANY(${referenceNames}::text[]))${inShards}`;
   const d = (i: number) => sql<number>`m.distances[${sql.raw(String(i + 1))}]`;
@@ -255,9 +266,19 @@ export function buildRetrievalQuery(input: RetrieveInput) {
   const measuredInWindow = sql.join(clauses.map((k) => (k.members.length === 1 ? inReach(k.members[0]!) : sql`(${sql.join(k.members.map(inReach), sql` OR `)})`)), sql` AND `);
   const satisfied = clauseSatisfiedSql(plan.constraints, compiled.map((c, i) => c.satisfied(d(i))));
   const allSatisfied = sql.join(satisfied, sql` AND `);
-  const order = hasNearest
-    ? sql`tag_match DESC, d0 ASC`
-    : sql`(${allSatisfied}) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC`;
+  const order = plan.order
+    ? sql`(${allSatisfied}) DESC, tag_match DESC, population ${populationDirection(plan)}, d0 ASC`
+    : hasNearest
+      ? sql`tag_match DESC, d0 ASC`
+      : sql`(${allSatisfied}) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC`;
+  // The pools of a population order ("the largest cities in X"), or of a constraint whose places are not
+  // among the nearest to the window's middle (a border): only places that satisfy the constraints, the most
+  // (or least) populous first or nearest first. Without it the pools hold the places nearest the middle of
+  // the window, and the largest cities of a country or those along its border are missed.
+  const poolFilter = plan.order || plan.constraints.some((c) => specOf(c).filtersPools)
+    ? sql` AND ${sql.join(clauseSatisfiedSql(plan.constraints, compiled.map((c) => c.satisfied(c.distance))), sql` AND `)}`
+    : sql``;
+  const poolOrder = plan.order ? sql`${POPULATION_SQL} ${populationDirection(plan)}, ${nearestFirst}` : nearestFirst;
   // Each query vector is printed once (384 numbers), though the semantic one is used twice.
   const literals = new Map<number[], string>();
   const vector = (v: number[]) => {
@@ -295,10 +316,10 @@ export function buildRetrievalQuery(input: RetrieveInput) {
   // the two, fails on skewed data (7 places estimated for the 60,000 of a 3 km window at 100k places, see
   // migration 0009): walking that window for a rare target read 10,900 rows for 5 dog runs.
   const tagged = (input.targetMatches ?? Infinity) <= RARE_TARGET_MATCHES
-    ? sql`SELECT p.id FROM places p WHERE ${candidate} AND ${tagMatch} AND (${inWindow}) IS TRUE
-      ORDER BY ST_Distance(p.geom, ${nearForOrder}) LIMIT ${TAGGED_POOL}`
-    : sql`SELECT p.id FROM places p WHERE ${candidate} AND ${inWindow} AND ${tagMatch}
-      ORDER BY ${nearestFirst} LIMIT ${TAGGED_POOL}`;
+    ? sql`SELECT p.id FROM places p WHERE ${candidate} AND ${tagMatch} AND (${inWindow}) IS TRUE${poolFilter}
+      ORDER BY ${plan.order ? poolOrder : sql`ST_Distance(p.geom, ${nearForOrder})`} LIMIT ${TAGGED_POOL}`
+    : sql`SELECT p.id FROM places p WHERE ${candidate} AND ${inWindow} AND ${tagMatch}${poolFilter}
+      ORDER BY ${poolOrder} LIMIT ${TAGGED_POOL}`;
   return sql<{
     id: number;
     source_id: string;
@@ -314,13 +335,14 @@ export function buildRetrievalQuery(input: RetrieveInput) {
     tag_match: boolean;
     sem_sim: number | null;
     spa_sim: number | null;
+    population: string | null;
     tagged_n: number;
   }>`
     WITH tagged AS MATERIALIZED (
       ${tagged}
     ), pool AS (
-      ${input.taggedOnly ? sql`SELECT id FROM tagged` : sql`(SELECT p.id FROM places p WHERE ${candidate} AND ${inWindow}
-       ORDER BY ${nearestFirst} LIMIT ${SPATIAL_POOL})
+      ${input.taggedOnly ? sql`SELECT id FROM tagged` : sql`(SELECT p.id FROM places p WHERE ${candidate} AND ${inWindow}${poolFilter}
+       ORDER BY ${poolOrder} LIMIT ${SPATIAL_POOL})
       UNION
       SELECT id FROM tagged
       ${semanticPool}`}
@@ -333,7 +355,8 @@ export function buildRetrievalQuery(input: RetrieveInput) {
              ARRAY[${sql.join(satisfied)}]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              ${similarity(input.semanticVector)} AS sem_sim,
-             ${similarity(input.spatialVector)} AS spa_sim
+             ${similarity(input.spatialVector)} AS spa_sim,
+             ${POPULATION_SQL} AS population
       FROM measured m JOIN places p USING (id)
       WHERE ${measuredInWindow}${inShards}
       ORDER BY ${order}
@@ -341,7 +364,7 @@ export function buildRetrievalQuery(input: RetrieveInput) {
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates`;
 }
 
@@ -384,6 +407,7 @@ async function runRetrieval(db: Db, input: RetrieveInput): Promise<RetrievalResu
     tagMatch: r.tag_match,
     semanticSimilarity: r.sem_sim,
     spatialSimilarity: r.spa_sim,
+    population: r.population === null ? null : Number(r.population),
   }));
   return { candidates, taggedPoolFull: (rows[0]?.tagged_n ?? 0) >= TAGGED_POOL, query: { sql: compiled.sql, parameters: [...compiled.parameters] } };
 }

@@ -5,6 +5,7 @@
 import type { Constraint } from '../../planning/plan.ts';
 import { along } from './along.ts';
 import { between } from './between.ts';
+import { border } from './border.ts';
 import { direction } from './direction.ts';
 import { inside } from './inside.ts';
 import { intersects } from './intersects.ts';
@@ -22,6 +23,7 @@ export const SPATIAL_FUNCTIONS: SpatialFunctionTable = {
   between,
   intersects,
   direction,
+  border,
 };
 
 /**

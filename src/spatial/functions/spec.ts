@@ -86,6 +86,11 @@ export interface SpatialFunctionSpec<F extends SpatialFunctionName> {
   sqlFunctions: readonly string[];
   compile(c: ConstraintOf<F>, ctx: CompileContext): ConstraintSql;
   /**
+   * Set when the index-driven pools must keep only places that satisfy the constraint: its places are not
+   * among the nearest to the window's middle (the border of a country). Near misses are then not fetched.
+   */
+  filtersPools?: boolean;
+  /**
    * Set for "the k closest": the constraint holds for the k closest qualifying places, decided after the
    * query from the rank (the SQL then orders by distance); its cut-off is the k-th distance.
    */

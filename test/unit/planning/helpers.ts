@@ -32,6 +32,8 @@ function describeFunction(plan: SpatialPlan, c: Constraint): string {
       return `intersects(${refText(plan, c.ref)})`;
     case 'direction':
       return `direction(${refText(plan, c.ref)}, ${c.bearing}, ${c.distanceM})`;
+    case 'border':
+      return `border(${refText(plan, c.ref)}, ${c.distanceM})`;
   }
 }
 

@@ -107,6 +107,7 @@ function candidates(p: SpatialPlan): Candidate[] {
     distances: p.constraints.map((_, j) => 40 + i * 90 + j * 7),
     satisfied: p.constraints.map(() => i % 3 !== 2),
     tagMatch: i % 4 !== 3,
+    population: null,
     semanticSimilarity: 0.2 + (i % 5) * 0.1,
     spatialSimilarity: 0.5 - (i % 3) * 0.1,
   }));
