@@ -283,6 +283,78 @@ describe(`first run: default seed, then questions over HTTP checked against SQL 
     });
   });
 
+  describe('population order and borders on the world seed', () => {
+    /** Cities inside a country's Natural Earth outline, the most populous first. */
+    async function largestInside(countryCode: string, k: number): Promise<number[]> {
+      const { rows } = await sql<{ id: number }>`
+        SELECT p.id FROM places p, places c
+        WHERE c.source = 'natural-earth-countries' AND c.tags->>'country_code' = ${countryCode} AND p.category = 'city'
+          AND ST_Intersects(p.geom, c.geom)
+        ORDER BY (p.tags->>'population')::bigint DESC LIMIT ${k}`.execute(db);
+      return rows.map((r) => Number(r.id));
+    }
+
+    /** Cities within `metres` of a country's outline (ST_Boundary, on geography), and inside it when asked. */
+    async function nearBorder(countryCode: string, metres: number, inside: boolean): Promise<Set<number>> {
+      const { rows } = await sql<{ id: number }>`
+        SELECT p.id FROM places p, places c
+        WHERE c.source = 'natural-earth-countries' AND c.tags->>'country_code' = ${countryCode} AND p.category = 'city'
+          AND ST_DWithin(p.geog, ST_Boundary(c.geom)::geography, ${metres})
+          ${inside ? sql`AND ST_Intersects(p.geom, c.geom)` : sql``}`.execute(db);
+      return new Set(rows.map((r) => Number(r.id)));
+    }
+
+    /** Every candidate is near the border by SQL, and the count said lies between the SQL's counts 1 % either side. */
+    async function expectNearBorder(body: AskBody, countryCode: string, metres: number, inside: boolean) {
+      const wide = await nearBorder(countryCode, metres * 1.01, inside);
+      const narrow = await nearBorder(countryCode, metres * 0.99, inside);
+      expect(narrow.size).toBeGreaterThan(body.candidates.length);
+      for (const c of body.candidates) expect(wide.has(c.id), `${c.name} should be near the border`).toBe(true);
+      const said = tally(body.answer)!;
+      expect(said, body.answer).toBeDefined();
+      if (said.atLeast) expect(wide.size).toBeGreaterThanOrEqual(said.n);
+      else {
+        expect(said.n).toBeGreaterThanOrEqual(narrow.size);
+        expect(said.n).toBeLessThanOrEqual(wide.size);
+      }
+    }
+
+    it('"the four biggest cities in Brazil": the 4 most populous inside its outline, in that order', async () => {
+      const body = await askHttp('the four biggest cities in Brazil');
+      expect(body.candidates.map((c) => c.id)).toEqual(await largestInside('BR', 4));
+      expect(body.answer).toMatch(/^The 4 largest cities in Brazil/);
+    });
+
+    it('"墨西哥人口最多的三个城市" (Chinese): the 3 most populous inside Mexico, in that order', async () => {
+      const body = await askHttp('墨西哥人口最多的三个城市');
+      expect(body.candidates.map((c) => c.id)).toEqual(await largestInside('MX', 3));
+      expect(body.answer).toMatch(/^墨西哥人口最多的3个城市/);
+    });
+
+    it('"the 3 most populous cities within 150 km of Milan": the most populous of ST_DWithin, not the nearest', async () => {
+      const milan = await city('Milan', 'IT');
+      const { rows } = await sql<{ id: number }>`
+        SELECT p.id FROM places p, places r
+        WHERE r.id = ${milan} AND p.category = 'city' AND p.id <> r.id AND p.name <> r.name AND ST_DWithin(p.geog, r.geog, 150000)
+        ORDER BY (p.tags->>'population')::bigint DESC LIMIT 3`.execute(db);
+      const body = await askHttp('the 3 most populous cities within 150 km of Milan');
+      expect(body.reference.features[0]!.properties.placeId).toBe(milan);
+      expect(body.candidates.map((c) => c.id)).toEqual(rows.map((r) => Number(r.id)));
+    });
+
+    it('"cities in Austria within 30 km of the border": inside Austria and ST_DWithin of its ST_Boundary; "border" is no place', async () => {
+      const body = await askHttp('cities in Austria within 30 km of the border');
+      expect(body.reference.features.map((f) => f.properties.name)).toEqual(['Austria']);
+      await expectNearBorder(body, 'AT', 30_000, true);
+    });
+
+    it('"靠近瑞士边境20公里内的城市" (Chinese): within 20 km of the Swiss outline, on either side', async () => {
+      const body = await askHttp('靠近瑞士边境20公里内的城市');
+      expect(body.reference.features.map((f) => f.properties.name)).toEqual(['Switzerland']);
+      await expectNearBorder(body, 'CH', 20_000, false);
+    });
+  });
+
   describe.skipIf(!existsSync(CHROMIUM))('explorer example chips (Chromium)', () => {
     it('every chip made from the data answers with at least one candidate', async () => {
       const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu'] });

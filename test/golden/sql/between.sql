@@ -23,7 +23,8 @@
              ARRAY[(m.distances[1] <= $58)]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $59 THEN 1 - (p.embedding <=> $60::vector) END AS sem_sim,
-             CASE WHEN p.embedding_model = $61 THEN 1 - (p.embedding <=> $62::vector) END AS spa_sim
+             CASE WHEN p.embedding_model = $61 THEN 1 - (p.embedding <=> $62::vector) END AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $63
       ORDER BY ((m.distances[1] <= $64)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
@@ -31,7 +32,7 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[901,902],["Place r1","Place r2"],-73.98268798419323,40.74796380090498,-73.97331201580677,40.754036199095026,-73.97868806505649,40.74996380090498,-73.9693119349435,40.75603619909503,-73.97468810549117,40.75196380090498,-73.96731189450882,40.757036199095026,["amenity=cafe"],["cafe"],"{\"type\":\"LineString\",\"coordinates\":[[-73.98,40.75],[-73.97,40.755]]}",0.00001,200,[901,902],["Place r1","Place r2"],-73.98268798419323,40.74796380090498,-73.97331201580677,40.754036199095026,-73.97868806505649,40.74996380090498,-73.9693119349435,40.75603619909503,-73.97468810549117,40.75196380090498,-73.96731189450882,40.757036199095026,"{\"type\":\"LineString\",\"coordinates\":[[-73.98,40.75],[-73.97,40.755]]}",0.00001,100,25,[901,902],["Place r1","Place r2"],-73.98179197116853,40.74864253393665,-73.97420802883147,40.75335746606335,-73.97779202507553,40.750642533936656,-73.97020797492446,40.75535746606335,-73.97379205203106,40.75264253393666,-73.96820794796893,40.75635746606335,"test-model","[1,0,0]",150,84234.33208031765,111195.08023353292,"{\"type\":\"LineString\",\"coordinates\":[[-6231655.8873018995,4531199.519516466],[-6230813.543981096,4531755.494917635]]}",150,"test-model","[1,0,0]","test-model","[0,1,0]",225,150,400]
 
@@ -52,7 +53,8 @@
              ARRAY[(m.distances[1] <= $23)]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $24 THEN 1 - (p.embedding <=> $25::vector) END AS sem_sim,
-             CASE WHEN p.embedding_model = $26 THEN 1 - (p.embedding <=> $27::vector) END AS spa_sim
+             CASE WHEN p.embedding_model = $26 THEN 1 - (p.embedding <=> $27::vector) END AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $28
       ORDER BY ((m.distances[1] <= $29)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
@@ -60,7 +62,7 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[901,902],["Place r1","Place r2"],["amenity=cafe"],["cafe"],-73.98268798419323,40.74796380090498,-73.97331201580677,40.754036199095026,-73.97868806505649,40.74996380090498,-73.9693119349435,40.75603619909503,-73.97468810549117,40.75196380090498,-73.96731189450882,40.757036199095026,"{\"type\":\"LineString\",\"coordinates\":[[-73.98,40.75],[-73.97,40.755]]}",0.00001,200,84234.33208031765,111195.08023353292,"{\"type\":\"LineString\",\"coordinates\":[[-6231655.8873018995,4531199.519516466],[-6230813.543981096,4531755.494917635]]}",150,"test-model","[1,0,0]","test-model","[0,1,0]",225,150,400]
 
@@ -86,7 +88,8 @@
              ARRAY[(m.distances[1] <= $40)]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              NULL::float8 AS sem_sim,
-             NULL::float8 AS spa_sim
+             NULL::float8 AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $41
       ORDER BY ((m.distances[1] <= $42)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
@@ -94,6 +97,6 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[901,902],["Place r1","Place r2"],-73.98268798419323,40.74796380090498,-73.97331201580677,40.754036199095026,-73.97868806505649,40.74996380090498,-73.9693119349435,40.75603619909503,-73.97468810549117,40.75196380090498,-73.96731189450882,40.757036199095026,["amenity=cafe"],["cafe"],"{\"type\":\"LineString\",\"coordinates\":[[-73.98,40.75],[-73.97,40.755]]}",0.00001,200,[901,902],["Place r1","Place r2"],-73.98268798419323,40.74796380090498,-73.97331201580677,40.754036199095026,-73.97868806505649,40.74996380090498,-73.9693119349435,40.75603619909503,-73.97468810549117,40.75196380090498,-73.96731189450882,40.757036199095026,"{\"type\":\"LineString\",\"coordinates\":[[-73.98,40.75],[-73.97,40.755]]}",0.00001,100,84234.33208031765,111195.08023353292,"{\"type\":\"LineString\",\"coordinates\":[[-6231655.8873018995,4531199.519516466],[-6230813.543981096,4531755.494917635]]}",150,225,150,400]

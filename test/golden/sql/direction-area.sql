@@ -26,7 +26,8 @@
              ARRAY[(m.distances[1] <= $34 AND m.distances[1] > 0 AND coalesce(cos(ST_Azimuth(ST_ClosestPoint(ST_SetSRID(ST_GeomFromGeoJSON($35), 4326), ST_Affine(ST_PointOnSurface(p.geom), $36, 0, 0, $37, 0, 0)), ST_Affine(ST_PointOnSurface(p.geom), $38, 0, 0, $39, 0, 0)) - $40) >= $41, false))]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $42 THEN 1 - (p.embedding <=> $43::vector) END AS sem_sim,
-             CASE WHEN p.embedding_model = $44 THEN 1 - (p.embedding <=> $45::vector) END AS spa_sim
+             CASE WHEN p.embedding_model = $44 THEN 1 - (p.embedding <=> $45::vector) END AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $46
       ORDER BY ((m.distances[1] <= $47 AND m.distances[1] > 0 AND coalesce(cos(ST_Azimuth(ST_ClosestPoint(ST_SetSRID(ST_GeomFromGeoJSON($48), 4326), ST_Affine(ST_PointOnSurface(p.geom), $49, 0, 0, $50, 0, 0)), ST_Affine(ST_PointOnSurface(p.geom), $51, 0, 0, $52, 0, 0)) - $53) >= $54, false))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
@@ -34,7 +35,7 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[950],["Square Park"],-73.99396099209828,40.74521266968326,-73.97203900790171,40.76178733031674,["amenity=cafe"],["cafe"],"{\"type\":\"Point\",\"coordinates\":[-73.983,40.7535]}",200,[950],["Square Park"],-73.99396099209828,40.74521266968326,-73.97203900790171,40.76178733031674,"{\"type\":\"Point\",\"coordinates\":[-73.983,40.7535]}",100,-73.99097379139849,40.74747511312217,-73.9750262086015,40.759524886877834,25,[950],["Square Park"],"{\"type\":\"Point\",\"coordinates\":[-73.983,40.7535]}",600,"test-model","[1,0,0]",150,84233.06517926088,111195.08023353292,"{\"type\":\"Polygon\",\"coordinates\":[[[-6231983.327287616,4531421.909676934],[-6231646.395026899,4531421.909676934],[-6231646.395026899,4531755.494917635],[-6231983.327287616,4531755.494917635],[-6231983.327287616,4531421.909676934]]]}",500,"{\"type\":\"Polygon\",\"coordinates\":[[[-6231983.327287616,4531421.909676934],[-6231646.395026899,4531421.909676934],[-6231646.395026899,4531755.494917635],[-6231983.327287616,4531755.494917635],[-6231983.327287616,4531421.909676934]]]}",84233.06517926088,111195.08023353292,84233.06517926088,111195.08023353292,3.141592653589793,0.7071067811865476,"test-model","[1,0,0]","test-model","[0,1,0]",750,500,"{\"type\":\"Polygon\",\"coordinates\":[[[-6231983.327287616,4531421.909676934],[-6231646.395026899,4531421.909676934],[-6231646.395026899,4531755.494917635],[-6231983.327287616,4531755.494917635],[-6231983.327287616,4531421.909676934]]]}",84233.06517926088,111195.08023353292,84233.06517926088,111195.08023353292,3.141592653589793,0.7071067811865476,400]
 
@@ -55,7 +56,8 @@
              ARRAY[(m.distances[1] <= $15 AND m.distances[1] > 0 AND coalesce(cos(ST_Azimuth(ST_ClosestPoint(ST_SetSRID(ST_GeomFromGeoJSON($16), 4326), ST_Affine(ST_PointOnSurface(p.geom), $17, 0, 0, $18, 0, 0)), ST_Affine(ST_PointOnSurface(p.geom), $19, 0, 0, $20, 0, 0)) - $21) >= $22, false))]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $23 THEN 1 - (p.embedding <=> $24::vector) END AS sem_sim,
-             CASE WHEN p.embedding_model = $25 THEN 1 - (p.embedding <=> $26::vector) END AS spa_sim
+             CASE WHEN p.embedding_model = $25 THEN 1 - (p.embedding <=> $26::vector) END AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $27
       ORDER BY ((m.distances[1] <= $28 AND m.distances[1] > 0 AND coalesce(cos(ST_Azimuth(ST_ClosestPoint(ST_SetSRID(ST_GeomFromGeoJSON($29), 4326), ST_Affine(ST_PointOnSurface(p.geom), $30, 0, 0, $31, 0, 0)), ST_Affine(ST_PointOnSurface(p.geom), $32, 0, 0, $33, 0, 0)) - $34) >= $35, false))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
@@ -63,7 +65,7 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[950],["Square Park"],["amenity=cafe"],["cafe"],-73.99396099209828,40.74521266968326,-73.97203900790171,40.76178733031674,"{\"type\":\"Polygon\",\"coordinates\":[[[-73.985,40.752],[-73.981,40.752],[-73.981,40.755],[-73.985,40.755],[-73.985,40.752]]]}",0.00001,200,84233.06517926088,111195.08023353292,"{\"type\":\"Polygon\",\"coordinates\":[[[-6231983.327287616,4531421.909676934],[-6231646.395026899,4531421.909676934],[-6231646.395026899,4531755.494917635],[-6231983.327287616,4531755.494917635],[-6231983.327287616,4531421.909676934]]]}",500,"{\"type\":\"Polygon\",\"coordinates\":[[[-6231983.327287616,4531421.909676934],[-6231646.395026899,4531421.909676934],[-6231646.395026899,4531755.494917635],[-6231983.327287616,4531755.494917635],[-6231983.327287616,4531421.909676934]]]}",84233.06517926088,111195.08023353292,84233.06517926088,111195.08023353292,3.141592653589793,0.7071067811865476,"test-model","[1,0,0]","test-model","[0,1,0]",750,500,"{\"type\":\"Polygon\",\"coordinates\":[[[-6231983.327287616,4531421.909676934],[-6231646.395026899,4531421.909676934],[-6231646.395026899,4531755.494917635],[-6231983.327287616,4531755.494917635],[-6231983.327287616,4531421.909676934]]]}",84233.06517926088,111195.08023353292,84233.06517926088,111195.08023353292,3.141592653589793,0.7071067811865476,400]
 
@@ -89,7 +91,8 @@
              ARRAY[(m.distances[1] <= $22 AND m.distances[1] > 0 AND coalesce(cos(ST_Azimuth(ST_ClosestPoint(ST_SetSRID(ST_GeomFromGeoJSON($23), 4326), ST_Affine(ST_PointOnSurface(p.geom), $24, 0, 0, $25, 0, 0)), ST_Affine(ST_PointOnSurface(p.geom), $26, 0, 0, $27, 0, 0)) - $28) >= $29, false))]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              NULL::float8 AS sem_sim,
-             NULL::float8 AS spa_sim
+             NULL::float8 AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $30
       ORDER BY ((m.distances[1] <= $31 AND m.distances[1] > 0 AND coalesce(cos(ST_Azimuth(ST_ClosestPoint(ST_SetSRID(ST_GeomFromGeoJSON($32), 4326), ST_Affine(ST_PointOnSurface(p.geom), $33, 0, 0, $34, 0, 0)), ST_Affine(ST_PointOnSurface(p.geom), $35, 0, 0, $36, 0, 0)) - $37) >= $38, false))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
@@ -97,6 +100,6 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[950],["Square Park"],-73.99396099209828,40.74521266968326,-73.97203900790171,40.76178733031674,["amenity=cafe"],["cafe"],"{\"type\":\"Point\",\"coordinates\":[-73.983,40.7535]}",200,[950],["Square Park"],-73.99396099209828,40.74521266968326,-73.97203900790171,40.76178733031674,"{\"type\":\"Point\",\"coordinates\":[-73.983,40.7535]}",100,84233.06517926088,111195.08023353292,"{\"type\":\"Polygon\",\"coordinates\":[[[-6231983.327287616,4531421.909676934],[-6231646.395026899,4531421.909676934],[-6231646.395026899,4531755.494917635],[-6231983.327287616,4531755.494917635],[-6231983.327287616,4531421.909676934]]]}",500,"{\"type\":\"Polygon\",\"coordinates\":[[[-6231983.327287616,4531421.909676934],[-6231646.395026899,4531421.909676934],[-6231646.395026899,4531755.494917635],[-6231983.327287616,4531755.494917635],[-6231983.327287616,4531421.909676934]]]}",84233.06517926088,111195.08023353292,84233.06517926088,111195.08023353292,3.141592653589793,0.7071067811865476,750,500,"{\"type\":\"Polygon\",\"coordinates\":[[[-6231983.327287616,4531421.909676934],[-6231646.395026899,4531421.909676934],[-6231646.395026899,4531755.494917635],[-6231983.327287616,4531755.494917635],[-6231983.327287616,4531421.909676934]]]}",84233.06517926088,111195.08023353292,84233.06517926088,111195.08023353292,3.141592653589793,0.7071067811865476,400]

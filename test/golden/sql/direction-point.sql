@@ -26,7 +26,8 @@
              ARRAY[(m.distances[1] <= $34 AND m.distances[1] > 0 AND coalesce(cos(ST_Azimuth(ST_ClosestPoint(ST_SetSRID(ST_GeomFromGeoJSON($35), 4326), ST_Affine(ST_PointOnSurface(p.geom), $36, 0, 0, $37, 0, 0)), ST_Affine(ST_PointOnSurface(p.geom), $38, 0, 0, $39, 0, 0)) - $40) >= $41, false))]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $42 THEN 1 - (p.embedding <=> $43::vector) END AS sem_sim,
-             CASE WHEN p.embedding_model = $44 THEN 1 - (p.embedding <=> $45::vector) END AS spa_sim
+             CASE WHEN p.embedding_model = $44 THEN 1 - (p.embedding <=> $45::vector) END AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $46
       ORDER BY ((m.distances[1] <= $47 AND m.distances[1] > 0 AND coalesce(cos(ST_Azimuth(ST_ClosestPoint(ST_SetSRID(ST_GeomFromGeoJSON($48), 4326), ST_Affine(ST_PointOnSurface(p.geom), $49, 0, 0, $50, 0, 0)), ST_Affine(ST_PointOnSurface(p.geom), $51, 0, 0, $52, 0, 0)) - $53) >= $54, false))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
@@ -34,7 +35,7 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[901],["Place r1"],-73.98537597131349,40.74592760180995,-73.97462402868652,40.75407239819005,["amenity=cafe"],["cafe"],"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",200,[901],["Place r1"],-73.98537597131349,40.74592760180995,-73.97462402868652,40.75407239819005,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",100,-73.98358390770228,40.7472850678733,-73.97641609229773,40.7527149321267,25,[901],["Place r1"],"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",600,"test-model","[1,0,0]",150,84237.49922069951,111195.08023353292,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",300,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",84237.49922069951,111195.08023353292,84237.49922069951,111195.08023353292,0.7853981633974483,0.7071067811865476,"test-model","[1,0,0]","test-model","[0,1,0]",450,300,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",84237.49922069951,111195.08023353292,84237.49922069951,111195.08023353292,0.7853981633974483,0.7071067811865476,400]
 
@@ -55,7 +56,8 @@
              ARRAY[(m.distances[1] <= $14 AND m.distances[1] > 0 AND coalesce(cos(ST_Azimuth(ST_ClosestPoint(ST_SetSRID(ST_GeomFromGeoJSON($15), 4326), ST_Affine(ST_PointOnSurface(p.geom), $16, 0, 0, $17, 0, 0)), ST_Affine(ST_PointOnSurface(p.geom), $18, 0, 0, $19, 0, 0)) - $20) >= $21, false))]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $22 THEN 1 - (p.embedding <=> $23::vector) END AS sem_sim,
-             CASE WHEN p.embedding_model = $24 THEN 1 - (p.embedding <=> $25::vector) END AS spa_sim
+             CASE WHEN p.embedding_model = $24 THEN 1 - (p.embedding <=> $25::vector) END AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $26
       ORDER BY ((m.distances[1] <= $27 AND m.distances[1] > 0 AND coalesce(cos(ST_Azimuth(ST_ClosestPoint(ST_SetSRID(ST_GeomFromGeoJSON($28), 4326), ST_Affine(ST_PointOnSurface(p.geom), $29, 0, 0, $30, 0, 0)), ST_Affine(ST_PointOnSurface(p.geom), $31, 0, 0, $32, 0, 0)) - $33) >= $34, false))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
@@ -63,7 +65,7 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[901],["Place r1"],["amenity=cafe"],["cafe"],-73.98537597131349,40.74592760180995,-73.97462402868652,40.75407239819005,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",200,84237.49922069951,111195.08023353292,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",300,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",84237.49922069951,111195.08023353292,84237.49922069951,111195.08023353292,0.7853981633974483,0.7071067811865476,"test-model","[1,0,0]","test-model","[0,1,0]",450,300,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",84237.49922069951,111195.08023353292,84237.49922069951,111195.08023353292,0.7853981633974483,0.7071067811865476,400]
 
@@ -89,7 +91,8 @@
              ARRAY[(m.distances[1] <= $22 AND m.distances[1] > 0 AND coalesce(cos(ST_Azimuth(ST_ClosestPoint(ST_SetSRID(ST_GeomFromGeoJSON($23), 4326), ST_Affine(ST_PointOnSurface(p.geom), $24, 0, 0, $25, 0, 0)), ST_Affine(ST_PointOnSurface(p.geom), $26, 0, 0, $27, 0, 0)) - $28) >= $29, false))]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              NULL::float8 AS sem_sim,
-             NULL::float8 AS spa_sim
+             NULL::float8 AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $30
       ORDER BY ((m.distances[1] <= $31 AND m.distances[1] > 0 AND coalesce(cos(ST_Azimuth(ST_ClosestPoint(ST_SetSRID(ST_GeomFromGeoJSON($32), 4326), ST_Affine(ST_PointOnSurface(p.geom), $33, 0, 0, $34, 0, 0)), ST_Affine(ST_PointOnSurface(p.geom), $35, 0, 0, $36, 0, 0)) - $37) >= $38, false))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
@@ -97,6 +100,6 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[901],["Place r1"],-73.98537597131349,40.74592760180995,-73.97462402868652,40.75407239819005,["amenity=cafe"],["cafe"],"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",200,[901],["Place r1"],-73.98537597131349,40.74592760180995,-73.97462402868652,40.75407239819005,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",100,84237.49922069951,111195.08023353292,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",300,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",84237.49922069951,111195.08023353292,84237.49922069951,111195.08023353292,0.7853981633974483,0.7071067811865476,450,300,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",84237.49922069951,111195.08023353292,84237.49922069951,111195.08023353292,0.7853981633974483,0.7071067811865476,400]

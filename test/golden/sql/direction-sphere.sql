@@ -26,7 +26,8 @@
              ARRAY[(m.distances[1] <= $32 AND m.distances[1] > 0 AND coalesce(cos(ST_Azimuth(ST_ClosestPoint(ST_SetSRID(ST_GeomFromGeoJSON($33), 4326), ST_PointOnSurface(p.geom))::geography, ST_PointOnSurface(p.geom)::geography) - $34) >= $35, false))]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $36 THEN 1 - (p.embedding <=> $37::vector) END AS sem_sim,
-             CASE WHEN p.embedding_model = $38 THEN 1 - (p.embedding <=> $39::vector) END AS spa_sim
+             CASE WHEN p.embedding_model = $38 THEN 1 - (p.embedding <=> $39::vector) END AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $40
       ORDER BY ((m.distances[1] <= $41 AND m.distances[1] > 0 AND coalesce(cos(ST_Azimuth(ST_ClosestPoint(ST_SetSRID(ST_GeomFromGeoJSON($42), 4326), ST_PointOnSurface(p.geom))::geography, ST_PointOnSurface(p.geom)::geography) - $43) >= $44, false))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
@@ -34,7 +35,7 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[901],["Place r1"],-74.52089045091721,40.34276018099548,-73.4391095490828,41.15723981900452,["amenity=cafe"],["cafe"],"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",200,[901],["Place r1"],-74.52089045091721,40.34276018099548,-73.4391095490828,41.15723981900452,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",100,-74.33984940415742,40.47850678733032,-73.62015059584259,41.02149321266968,25,[901],["Place r1"],"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",600,"test-model","[1,0,0]",150,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",30000,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",4.71238898038469,0.7071067811865476,"test-model","[1,0,0]","test-model","[0,1,0]",45000,30000,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",4.71238898038469,0.7071067811865476,400]
 
@@ -55,7 +56,8 @@
              ARRAY[(m.distances[1] <= $12 AND m.distances[1] > 0 AND coalesce(cos(ST_Azimuth(ST_ClosestPoint(ST_SetSRID(ST_GeomFromGeoJSON($13), 4326), ST_PointOnSurface(p.geom))::geography, ST_PointOnSurface(p.geom)::geography) - $14) >= $15, false))]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $16 THEN 1 - (p.embedding <=> $17::vector) END AS sem_sim,
-             CASE WHEN p.embedding_model = $18 THEN 1 - (p.embedding <=> $19::vector) END AS spa_sim
+             CASE WHEN p.embedding_model = $18 THEN 1 - (p.embedding <=> $19::vector) END AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $20
       ORDER BY ((m.distances[1] <= $21 AND m.distances[1] > 0 AND coalesce(cos(ST_Azimuth(ST_ClosestPoint(ST_SetSRID(ST_GeomFromGeoJSON($22), 4326), ST_PointOnSurface(p.geom))::geography, ST_PointOnSurface(p.geom)::geography) - $23) >= $24, false))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
@@ -63,7 +65,7 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[901],["Place r1"],["amenity=cafe"],["cafe"],-74.52089045091721,40.34276018099548,-73.4391095490828,41.15723981900452,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",200,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",30000,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",4.71238898038469,0.7071067811865476,"test-model","[1,0,0]","test-model","[0,1,0]",45000,30000,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",4.71238898038469,0.7071067811865476,400]
 
@@ -89,7 +91,8 @@
              ARRAY[(m.distances[1] <= $20 AND m.distances[1] > 0 AND coalesce(cos(ST_Azimuth(ST_ClosestPoint(ST_SetSRID(ST_GeomFromGeoJSON($21), 4326), ST_PointOnSurface(p.geom))::geography, ST_PointOnSurface(p.geom)::geography) - $22) >= $23, false))]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              NULL::float8 AS sem_sim,
-             NULL::float8 AS spa_sim
+             NULL::float8 AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $24
       ORDER BY ((m.distances[1] <= $25 AND m.distances[1] > 0 AND coalesce(cos(ST_Azimuth(ST_ClosestPoint(ST_SetSRID(ST_GeomFromGeoJSON($26), 4326), ST_PointOnSurface(p.geom))::geography, ST_PointOnSurface(p.geom)::geography) - $27) >= $28, false))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
@@ -97,6 +100,6 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[901],["Place r1"],-74.52089045091721,40.34276018099548,-73.4391095490828,41.15723981900452,["amenity=cafe"],["cafe"],"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",200,[901],["Place r1"],-74.52089045091721,40.34276018099548,-73.4391095490828,41.15723981900452,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",100,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",30000,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",4.71238898038469,0.7071067811865476,45000,30000,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",4.71238898038469,0.7071067811865476,400]

@@ -26,7 +26,8 @@
              ARRAY[true]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $34 THEN 1 - (p.embedding <=> $35::vector) END AS sem_sim,
-             CASE WHEN p.embedding_model = $36 THEN 1 - (p.embedding <=> $37::vector) END AS spa_sim
+             CASE WHEN p.embedding_model = $36 THEN 1 - (p.embedding <=> $37::vector) END AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $38
       ORDER BY tag_match DESC, d0 ASC
@@ -34,7 +35,7 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[901],["Place r1"],-74.03977004743223,40.70475113122172,-73.92022995256778,40.79524886877828,["amenity=cafe"],["cafe"],"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",200,[901],["Place r1"],-74.03977004743223,40.70475113122172,-73.92022995256778,40.79524886877828,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",100,-73.9919474974027,40.740950226244344,-73.9680525025973,40.759049773755656,25,[901],["Place r1"],"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",600,"test-model","[1,0,0]",150,84237.49922069951,111195.08023353292,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}","test-model","[1,0,0]","test-model","[0,1,0]",5000,400]
 
@@ -55,7 +56,8 @@
              ARRAY[true]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $14 THEN 1 - (p.embedding <=> $15::vector) END AS sem_sim,
-             CASE WHEN p.embedding_model = $16 THEN 1 - (p.embedding <=> $17::vector) END AS spa_sim
+             CASE WHEN p.embedding_model = $16 THEN 1 - (p.embedding <=> $17::vector) END AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $18
       ORDER BY tag_match DESC, d0 ASC
@@ -63,7 +65,7 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[901],["Place r1"],["amenity=cafe"],["cafe"],-74.03977004743223,40.70475113122172,-73.92022995256778,40.79524886877828,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",200,84237.49922069951,111195.08023353292,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}","test-model","[1,0,0]","test-model","[0,1,0]",5000,400]
 
@@ -89,7 +91,8 @@
              ARRAY[true]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              NULL::float8 AS sem_sim,
-             NULL::float8 AS spa_sim
+             NULL::float8 AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $22
       ORDER BY tag_match DESC, d0 ASC
@@ -97,6 +100,6 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[901],["Place r1"],-74.03977004743223,40.70475113122172,-73.92022995256778,40.79524886877828,["amenity=cafe"],["cafe"],"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",200,[901],["Place r1"],-74.03977004743223,40.70475113122172,-73.92022995256778,40.79524886877828,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",100,84237.49922069951,111195.08023353292,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",5000,400]

@@ -26,7 +26,8 @@
              ARRAY[(m.distances[1] <= $37), ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($38), 4326))]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $39 THEN 1 - (p.embedding <=> $40::vector) END AS sem_sim,
-             CASE WHEN p.embedding_model = $41 THEN 1 - (p.embedding <=> $42::vector) END AS spa_sim
+             CASE WHEN p.embedding_model = $41 THEN 1 - (p.embedding <=> $42::vector) END AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $43 AND m.distances[2] <= $44
       ORDER BY ((m.distances[1] <= $45) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($46), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
@@ -34,7 +35,7 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[901,902,950],["Place r1","Place r2","Square Park"],-73.98679205203106,40.750642533936656,-73.97920794796893,40.7547149321267,["amenity=cafe"],["cafe"],"{\"type\":\"Point\",\"coordinates\":[-73.983,40.7535]}",200,[901,902,950],["Place r1","Place r2","Square Park"],-73.98679205203106,40.750642533936656,-73.97920794796893,40.7547149321267,"{\"type\":\"Point\",\"coordinates\":[-73.983,40.7535]}",100,-73.985,40.752,-73.981,40.753809954751134,25,[901,902,950],["Place r1","Place r2","Square Park"],"{\"type\":\"Point\",\"coordinates\":[-73.983,40.7535]}",600,"test-model","[1,0,0]",150,84235.19195329456,111195.08023353292,"{\"type\":\"LineString\",\"coordinates\":[[-6232561.852624265,4531199.519516466],[-6230877.148785199,4531421.909676934]]}",84235.19195329456,111195.08023353292,"{\"type\":\"Polygon\",\"coordinates\":[[[-6232140.676664498,4531421.909676934],[-6231803.735896684,4531421.909676934],[-6231803.735896684,4531755.494917635],[-6232140.676664498,4531755.494917635],[-6232140.676664498,4531421.909676934]]]}",200,"{\"type\":\"Polygon\",\"coordinates\":[[[-73.985,40.752],[-73.981,40.752],[-73.981,40.755],[-73.985,40.755],[-73.985,40.752]]]}","test-model","[1,0,0]","test-model","[0,1,0]",300,150,200,"{\"type\":\"Polygon\",\"coordinates\":[[[-73.985,40.752],[-73.981,40.752],[-73.981,40.755],[-73.985,40.755],[-73.985,40.752]]]}",400]
 
@@ -55,7 +56,8 @@
              ARRAY[(m.distances[1] <= $18), ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($19), 4326))]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $20 THEN 1 - (p.embedding <=> $21::vector) END AS sem_sim,
-             CASE WHEN p.embedding_model = $22 THEN 1 - (p.embedding <=> $23::vector) END AS spa_sim
+             CASE WHEN p.embedding_model = $22 THEN 1 - (p.embedding <=> $23::vector) END AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $24 AND m.distances[2] <= $25
       ORDER BY ((m.distances[1] <= $26) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($27), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
@@ -63,7 +65,7 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[901,902,950],["Place r1","Place r2","Square Park"],["amenity=cafe"],["cafe"],-73.98679205203106,40.750642533936656,-73.97920794796893,40.7547149321267,"{\"type\":\"Polygon\",\"coordinates\":[[[-73.985,40.752],[-73.981,40.752],[-73.981,40.755],[-73.985,40.755],[-73.985,40.752]]]}",0.00001,200,84235.19195329456,111195.08023353292,"{\"type\":\"LineString\",\"coordinates\":[[-6232561.852624265,4531199.519516466],[-6230877.148785199,4531421.909676934]]}",84235.19195329456,111195.08023353292,"{\"type\":\"Polygon\",\"coordinates\":[[[-6232140.676664498,4531421.909676934],[-6231803.735896684,4531421.909676934],[-6231803.735896684,4531755.494917635],[-6232140.676664498,4531755.494917635],[-6232140.676664498,4531421.909676934]]]}",200,"{\"type\":\"Polygon\",\"coordinates\":[[[-73.985,40.752],[-73.981,40.752],[-73.981,40.755],[-73.985,40.755],[-73.985,40.752]]]}","test-model","[1,0,0]","test-model","[0,1,0]",300,150,200,"{\"type\":\"Polygon\",\"coordinates\":[[[-73.985,40.752],[-73.981,40.752],[-73.981,40.755],[-73.985,40.755],[-73.985,40.752]]]}",400]
 
@@ -89,7 +91,8 @@
              ARRAY[(m.distances[1] <= $25), ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($26), 4326))]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              NULL::float8 AS sem_sim,
-             NULL::float8 AS spa_sim
+             NULL::float8 AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $27 AND m.distances[2] <= $28
       ORDER BY ((m.distances[1] <= $29) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($30), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
@@ -97,6 +100,6 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[901,902,950],["Place r1","Place r2","Square Park"],-73.98679205203106,40.750642533936656,-73.97920794796893,40.7547149321267,["amenity=cafe"],["cafe"],"{\"type\":\"Point\",\"coordinates\":[-73.983,40.7535]}",200,[901,902,950],["Place r1","Place r2","Square Park"],-73.98679205203106,40.750642533936656,-73.97920794796893,40.7547149321267,"{\"type\":\"Point\",\"coordinates\":[-73.983,40.7535]}",100,84235.19195329456,111195.08023353292,"{\"type\":\"LineString\",\"coordinates\":[[-6232561.852624265,4531199.519516466],[-6230877.148785199,4531421.909676934]]}",84235.19195329456,111195.08023353292,"{\"type\":\"Polygon\",\"coordinates\":[[[-6232140.676664498,4531421.909676934],[-6231803.735896684,4531421.909676934],[-6231803.735896684,4531755.494917635],[-6232140.676664498,4531755.494917635],[-6232140.676664498,4531421.909676934]]]}",200,"{\"type\":\"Polygon\",\"coordinates\":[[[-73.985,40.752],[-73.981,40.752],[-73.981,40.755],[-73.985,40.755],[-73.985,40.752]]]}",300,150,200,"{\"type\":\"Polygon\",\"coordinates\":[[[-73.985,40.752],[-73.981,40.752],[-73.981,40.755],[-73.985,40.755],[-73.985,40.752]]]}",400]

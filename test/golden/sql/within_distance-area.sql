@@ -26,7 +26,8 @@
              ARRAY[(m.distances[1] <= $34)]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $35 THEN 1 - (p.embedding <=> $36::vector) END AS sem_sim,
-             CASE WHEN p.embedding_model = $37 THEN 1 - (p.embedding <=> $38::vector) END AS spa_sim
+             CASE WHEN p.embedding_model = $37 THEN 1 - (p.embedding <=> $38::vector) END AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $39
       ORDER BY ((m.distances[1] <= $40)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
@@ -34,7 +35,7 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[950],["Square Park"],-73.99216864727502,40.74657013574661,-73.97383135272497,40.760429864253396,["amenity=cafe"],["cafe"],"{\"type\":\"Point\",\"coordinates\":[-73.983,40.7535]}",200,[950],["Square Park"],-73.99216864727502,40.74657013574661,-73.97383135272497,40.760429864253396,"{\"type\":\"Point\",\"coordinates\":[-73.983,40.7535]}",100,-73.9897789680572,40.74838009049774,-73.9762210319428,40.758619909502265,25,[950],["Square Park"],"{\"type\":\"Point\",\"coordinates\":[-73.983,40.7535]}",600,"test-model","[1,0,0]",150,84233.06517926088,111195.08023353292,"{\"type\":\"Polygon\",\"coordinates\":[[[-6231983.327287616,4531421.909676934],[-6231646.395026899,4531421.909676934],[-6231646.395026899,4531755.494917635],[-6231983.327287616,4531755.494917635],[-6231983.327287616,4531421.909676934]]]}",400,"test-model","[1,0,0]","test-model","[0,1,0]",600,400,400]
 
@@ -55,7 +56,8 @@
              ARRAY[(m.distances[1] <= $15)]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $16 THEN 1 - (p.embedding <=> $17::vector) END AS sem_sim,
-             CASE WHEN p.embedding_model = $18 THEN 1 - (p.embedding <=> $19::vector) END AS spa_sim
+             CASE WHEN p.embedding_model = $18 THEN 1 - (p.embedding <=> $19::vector) END AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $20
       ORDER BY ((m.distances[1] <= $21)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
@@ -63,7 +65,7 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[950],["Square Park"],["amenity=cafe"],["cafe"],-73.99216864727502,40.74657013574661,-73.97383135272497,40.760429864253396,"{\"type\":\"Polygon\",\"coordinates\":[[[-73.985,40.752],[-73.981,40.752],[-73.981,40.755],[-73.985,40.755],[-73.985,40.752]]]}",0.00001,200,84233.06517926088,111195.08023353292,"{\"type\":\"Polygon\",\"coordinates\":[[[-6231983.327287616,4531421.909676934],[-6231646.395026899,4531421.909676934],[-6231646.395026899,4531755.494917635],[-6231983.327287616,4531755.494917635],[-6231983.327287616,4531421.909676934]]]}",400,"test-model","[1,0,0]","test-model","[0,1,0]",600,400,400]
 
@@ -89,7 +91,8 @@
              ARRAY[(m.distances[1] <= $22)]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              NULL::float8 AS sem_sim,
-             NULL::float8 AS spa_sim
+             NULL::float8 AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $23
       ORDER BY ((m.distances[1] <= $24)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
@@ -97,6 +100,6 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[950],["Square Park"],-73.99216864727502,40.74657013574661,-73.97383135272497,40.760429864253396,["amenity=cafe"],["cafe"],"{\"type\":\"Point\",\"coordinates\":[-73.983,40.7535]}",200,[950],["Square Park"],-73.99216864727502,40.74657013574661,-73.97383135272497,40.760429864253396,"{\"type\":\"Point\",\"coordinates\":[-73.983,40.7535]}",100,84233.06517926088,111195.08023353292,"{\"type\":\"Polygon\",\"coordinates\":[[[-6231983.327287616,4531421.909676934],[-6231646.395026899,4531421.909676934],[-6231646.395026899,4531755.494917635],[-6231983.327287616,4531755.494917635],[-6231983.327287616,4531421.909676934]]]}",400,600,400,400]

@@ -26,7 +26,8 @@
              ARRAY[(m.distances[1] <= $34)]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $35 THEN 1 - (p.embedding <=> $36::vector) END AS sem_sim,
-             CASE WHEN p.embedding_model = $37 THEN 1 - (p.embedding <=> $38::vector) END AS spa_sim
+             CASE WHEN p.embedding_model = $37 THEN 1 - (p.embedding <=> $38::vector) END AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $39
       ORDER BY ((m.distances[1] <= $40)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
@@ -34,7 +35,7 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[901],["Place r1"],-73.98447993036044,40.74660633484163,-73.97552006963957,40.75339366515837,["amenity=cafe"],["cafe"],"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",200,[901],["Place r1"],-73.98447993036044,40.74660633484163,-73.97552006963957,40.75339366515837,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",100,-73.98298656942688,40.747737556561084,-73.97701343057312,40.752262443438916,25,[901],["Place r1"],"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",600,"test-model","[1,0,0]",150,84237.49922069951,111195.08023353292,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",250,"test-model","[1,0,0]","test-model","[0,1,0]",375,250,400]
 
@@ -55,7 +56,8 @@
              ARRAY[(m.distances[1] <= $14)]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $15 THEN 1 - (p.embedding <=> $16::vector) END AS sem_sim,
-             CASE WHEN p.embedding_model = $17 THEN 1 - (p.embedding <=> $18::vector) END AS spa_sim
+             CASE WHEN p.embedding_model = $17 THEN 1 - (p.embedding <=> $18::vector) END AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $19
       ORDER BY ((m.distances[1] <= $20)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
@@ -63,7 +65,7 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[901],["Place r1"],["amenity=cafe"],["cafe"],-73.98447993036044,40.74660633484163,-73.97552006963957,40.75339366515837,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",200,84237.49922069951,111195.08023353292,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",250,"test-model","[1,0,0]","test-model","[0,1,0]",375,250,400]
 
@@ -89,7 +91,8 @@
              ARRAY[(m.distances[1] <= $22)]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              NULL::float8 AS sem_sim,
-             NULL::float8 AS spa_sim
+             NULL::float8 AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $23
       ORDER BY ((m.distances[1] <= $24)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
@@ -97,6 +100,6 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[901],["Place r1"],-73.98447993036044,40.74660633484163,-73.97552006963957,40.75339366515837,["amenity=cafe"],["cafe"],"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",200,[901],["Place r1"],-73.98447993036044,40.74660633484163,-73.97552006963957,40.75339366515837,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",100,84237.49922069951,111195.08023353292,"{\"type\":\"Point\",\"coordinates\":[-6231890.19234735,4531199.519516466]}",250,375,250,400]

@@ -26,7 +26,8 @@
              ARRAY[(m.distances[1] <= $32)]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $33 THEN 1 - (p.embedding <=> $34::vector) END AS sem_sim,
-             CASE WHEN p.embedding_model = $35 THEN 1 - (p.embedding <=> $36::vector) END AS spa_sim
+             CASE WHEN p.embedding_model = $35 THEN 1 - (p.embedding <=> $36::vector) END AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $37
       ORDER BY ((m.distances[1] <= $38)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
@@ -34,7 +35,7 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[901],["Place r1"],-74.52089045091721,40.34276018099548,-73.4391095490828,41.15723981900452,["amenity=cafe"],["cafe"],"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",200,[901],["Place r1"],-74.52089045091721,40.34276018099548,-73.4391095490828,41.15723981900452,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",100,-74.33984940415742,40.47850678733032,-73.62015059584259,41.02149321266968,25,[901],["Place r1"],"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",600,"test-model","[1,0,0]",150,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",30000,"test-model","[1,0,0]","test-model","[0,1,0]",45000,30000,400]
 
@@ -55,7 +56,8 @@
              ARRAY[(m.distances[1] <= $12)]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $13 THEN 1 - (p.embedding <=> $14::vector) END AS sem_sim,
-             CASE WHEN p.embedding_model = $15 THEN 1 - (p.embedding <=> $16::vector) END AS spa_sim
+             CASE WHEN p.embedding_model = $15 THEN 1 - (p.embedding <=> $16::vector) END AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $17
       ORDER BY ((m.distances[1] <= $18)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
@@ -63,7 +65,7 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[901],["Place r1"],["amenity=cafe"],["cafe"],-74.52089045091721,40.34276018099548,-73.4391095490828,41.15723981900452,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",200,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",30000,"test-model","[1,0,0]","test-model","[0,1,0]",45000,30000,400]
 
@@ -89,7 +91,8 @@
              ARRAY[(m.distances[1] <= $20)]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              NULL::float8 AS sem_sim,
-             NULL::float8 AS spa_sim
+             NULL::float8 AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $21
       ORDER BY ((m.distances[1] <= $22)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
@@ -97,6 +100,6 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
 -- parameters: [[901],["Place r1"],-74.52089045091721,40.34276018099548,-73.4391095490828,41.15723981900452,["amenity=cafe"],["cafe"],"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",200,[901],["Place r1"],-74.52089045091721,40.34276018099548,-73.4391095490828,41.15723981900452,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",100,"{\"type\":\"Point\",\"coordinates\":[-73.98,40.75]}",30000,45000,30000,400]

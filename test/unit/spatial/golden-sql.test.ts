@@ -81,6 +81,16 @@ const cases: Array<[string, SpatialPlan, ResolvedReference[]]> = [
   ['direction-point', plan([{ fn: 'direction', ref: 'r1', bearing: 'north_east', distanceM: 300 }], [point('r1', -73.98, 40.75)]), [point('r1', -73.98, 40.75)]],
   ['direction-area', plan([{ fn: 'direction', ref: 'r1', bearing: 'south', distanceM: 500 }], [square]), [square]],
   ['direction-sphere', plan([{ fn: 'direction', ref: 'r1', bearing: 'west', distanceM: 30_000 }], [point('r1', -73.98, 40.75)]), [point('r1', -73.98, 40.75)]],
+  ['border-area', plan([{ fn: 'border', ref: 'r1', distanceM: 120 }], [square]), [square]],
+  ['border-and-inside', plan([{ fn: 'border', ref: 'r1', distanceM: 120 }, { fn: 'inside', ref: 'r1' }], [square]), [square]],
+  [
+    'population-order-inside',
+    plan([{ fn: 'inside', ref: 'r1' }], [square], {
+      targets: { text: 'cities', concepts: ['city'], tags: [['place', ['city', 'town']]], categories: ['city', 'town'] },
+      order: { by: 'population', direction: 'desc', k: 3 },
+    }),
+    [square],
+  ],
 ];
 
 function compiled(p: SpatialPlan, refs: ResolvedReference[], options: { taggedOnly?: boolean; vectors?: boolean; targetMatches?: number }) {
@@ -107,7 +117,7 @@ function candidates(p: SpatialPlan): Candidate[] {
     distances: p.constraints.map((_, j) => 40 + i * 90 + j * 7),
     satisfied: p.constraints.map(() => i % 3 !== 2),
     tagMatch: i % 4 !== 3,
-    population: null,
+    population: p.order ? 10_000 * (1 + ((i * 5) % 8)) : null,
     semanticSimilarity: 0.2 + (i % 5) * 0.1,
     spatialSimilarity: 0.5 - (i % 3) * 0.1,
   }));
