@@ -7,11 +7,12 @@
 import { classifyKindEn, findCoordinates, safeHint, type GazetteerHint } from './references.ts';
 import { isTargetPhrase } from './lexicon-match.ts';
 import type { RefMention, Relation, SpatialParse, Vague } from './parse-types.ts';
-import { markNegations, nextGroup } from './relation-logic.ts';
+import { markNegations, nextGroup, scopeBorders } from './relation-logic.ts';
+import { EnglishBorders } from './grammar-en-borders.ts';
 import type { Bearing } from './plan.ts';
 import { EN_NUMBER_WORDS, overlapsAny, parseEnNumber, type Span } from './text.ts';
 import { findPopulationOrderEn } from './population.ts';
-import { EnglishPhrases, ROUTE_WORD_RE, type Strength } from './grammar-en-phrases.ts';
+import { ROUTE_WORD_RE, type Strength } from './grammar-en-phrases.ts';
 
 const K_WORD = `(?:\\d{1,2}|${EN_NUMBER_WORDS.filter((w) => !/hundred|thousand|zero/.test(w)).join('|')}|a\\s+few|few|a\\s+couple(?:\\s+of)?|couple(?:\\s+of)?|several)`;
 
@@ -23,7 +24,7 @@ function enBearing(word: string): Bearing {
   return (b ? `${a}_${b}` : a) as Bearing;
 }
 
-export class EnglishGrammar extends EnglishPhrases {
+export class EnglishGrammar extends EnglishBorders {
   parse(): SpatialParse {
     this.superlative();
     this.routes();
@@ -48,7 +49,7 @@ export class EnglishGrammar extends EnglishPhrases {
     this.alternatives();
     this.trailingContext();
     this.bareName();
-    this.borderScopes();
+    scopeBorders(this.out, this.unscopedBorders);
     markNegations(this.out, this.f, 'en');
     return this.out;
   }
@@ -149,50 +150,6 @@ export class EnglishGrammar extends EnglishPhrases {
       const d = this.dists.find((x) => !x.lowerBound && !this.isClaimed(x.start) && x.end <= m.index && /^\s*(?:away\s+)?$/.test(this.f.slice(x.end, m.index)));
       const said = d ? { bearing, distanceM: d.valueM } : { bearing };
       this.addRelation({ fn: 'direction', ref, said, ...(d?.note ? { distanceNote: d.note } : {}), spans: [{ start: d?.start ?? m.index, end: ref.end }] });
-    }
-  }
-
-  /** Border relations that named no place ("within 50 km of the border"): the place another phrase names. */
-  private readonly unscopedBorders: { said: { distanceM?: number }; distanceNote?: string; spans: Span[] }[] = [];
-
-  /**
-   * "within 50 km of the border", "near the border of X", "along X's boundary", "close to the border with X": the
-   * outline of an area. The relation's noun is read as such before any construction could take it for a place's
-   * name; with no place after it ("of X", "with X") nor before it ("X's"), it is the border of the place another
-   * phrase names ("cities in X within 50 km of the border").
-   */
-  protected borders(): void {
-    const re = /(?<![\p{L}\p{N}])(?:(?<prox>(?:very\s+|right\s+)?(?:near(?:\s+to)?|close\s+to|next\s+to|along(?:side)?|by|on|at|around)\s+)?(?:the\s+)?(?<owner>[\p{L}]+'s\s+)?)(?:borders?|boundar(?:y|ies)|frontiers?|border\s?lines?)(?![\p{L}\p{N}])/gu;
-    for (const m of this.matchAllAt(re)) {
-      const nounEnd = m.index + m[0].length;
-      const d = this.dists.find((x) => !x.lowerBound && !this.isClaimed(x.start) && x.end <= m.index && /^\s*(?:away\s+)?(?:of|from|to)\s+$/.test(this.f.slice(x.end, m.index)));
-      // "Austria's border": the possessor (one word) is the place.
-      const ownerAt = m.groups?.owner ? m.index + m[0].lastIndexOf(m.groups.owner) : -1;
-      const owner = ownerAt >= 0 ? { text: this.s.slice(ownerAt, ownerAt + m.groups!.owner!.trimEnd().length - 2), start: ownerAt, end: ownerAt + m.groups!.owner!.trimEnd().length - 2 } : undefined;
-      const link = /^\s+(?:of|with)\s+/.exec(this.f.slice(nounEnd));
-      const after = link ? this.extractRef(nounEnd + link[0].length, { strength: 'strong' }) : undefined;
-      const start = d?.start ?? m.index;
-      const said = d ? { distanceM: d.valueM } : {};
-      const note = d?.note ? { distanceNote: d.note } : {};
-      if (after && !after.user) {
-        this.addRelation({ fn: 'border', ref: after, said, ...note, spans: [{ start, end: after.end }] });
-      } else if (owner) {
-        this.addRelation({ fn: 'border', ref: owner, said, ...note, spans: [{ start, end: nounEnd }] });
-      } else {
-        this.unscopedBorders.push({ said, ...note, spans: [{ start, end: nounEnd }] });
-        this.claim({ start, end: nounEnd });
-      }
-    }
-  }
-
-  /** The borders that named no place are those of the first place another phrase names (dropped when there is none). */
-  protected borderScopes(): void {
-    const at = this.out.relations.findIndex((r) => 'ref' in r && r.ref && !r.ref.user && !r.ref.point);
-    const scope = at >= 0 ? this.out.relations[at]! : undefined;
-    for (const b of this.unscopedBorders) {
-      // Before its scope's relation: answers then say how far from the border each place is.
-      if (scope && 'ref' in scope && scope.ref) this.out.relations.splice(at, 0, { fn: 'border', ref: { ...scope.ref }, ...b });
-      else this.out.notes.push('"the border" of no place named: ignored');
     }
   }
 

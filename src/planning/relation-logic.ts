@@ -5,6 +5,7 @@
  * choice: "not in X or Y" is neither in X nor in Y.
  */
 import type { Relation, SpatialParse } from './parse-types.ts';
+import type { Span } from './text.ts';
 
 /** Words that negate the spatial phrase right after them (folded English text). */
 const NOT_EN =
@@ -40,4 +41,25 @@ export function markNegations(parse: SpatialParse, folded: string, lang: 'en' | 
 /** The next free group number of a parse. */
 export function nextGroup(parse: SpatialParse): number {
   return Math.max(0, ...parse.relations.map((r) => r.group ?? 0)) + 1;
+}
+
+/** A border said without its place ("within 50 km of the border", "距边境50公里"). */
+export interface UnscopedBorder {
+  said: { distanceM?: number };
+  distanceNote?: string;
+  spans: Span[];
+}
+
+/**
+ * The borders said without their place are those of the first place another phrase names ("cities in X within
+ * 50 km of the border"), put before that phrase's relation so that answers say how far from the border each
+ * place is; with no place named, they are dropped and the plan says so.
+ */
+export function scopeBorders(parse: SpatialParse, borders: readonly UnscopedBorder[]): void {
+  const at = parse.relations.findIndex((r) => 'ref' in r && r.ref && !r.ref.user && !r.ref.point);
+  const scope = at >= 0 ? parse.relations[at]! : undefined;
+  for (const b of borders) {
+    if (scope && 'ref' in scope && scope.ref) parse.relations.splice(at, 0, { fn: 'border', ref: { ...scope.ref }, ...b });
+    else parse.notes.push('a border of no place named: ignored');
+  }
 }

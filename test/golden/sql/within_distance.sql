@@ -25,7 +25,8 @@
              ARRAY[(m.distances[1] <= $34)]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $35 THEN 1 - (p.embedding <=> $36::vector) END AS sem_sim,
-             CASE WHEN p.embedding_model = $37 THEN 1 - (p.embedding <=> $38::vector) END AS spa_sim
+             CASE WHEN p.embedding_model = $37 THEN 1 - (p.embedding <=> $38::vector) END AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $39
       ORDER BY ((m.distances[1] <= $40)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
@@ -33,5 +34,5 @@
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
-           distances, satisfied, tag_match, sem_sim, spa_sim, (SELECT count(*) FROM tagged)::int AS tagged_n
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
