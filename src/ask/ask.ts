@@ -186,7 +186,9 @@ export async function ask(deps: AskDeps, input: AskInput): Promise<AskResult> {
   clock.lap('rank');
   let reasons: ReadonlyMap<number, string> = new Map();
   let tradeOffReason: string | undefined;
-  if (modelReranks) {
+  // An order by population is what was asked for: a model does not reorder it.
+  if (modelReranks && plan.order) base.rerank = { by: 'rules', model: deps.reranker!.model, fallbackReason: 'the question asks for an order by population' };
+  else if (modelReranks) {
     const reranked = await rerankFront(deps.db, deps.reranker!, { question: input.question, plan, ranked, refs, budget, rankWith });
     ({ ranked, reasons } = reranked);
     base.rerank = reranked.info;
