@@ -35,6 +35,7 @@ export function explainCandidate(c: RankedCandidate, plan: SpatialPlan, refs: Re
     if (k.negated && c.satisfied[j]) parts.push(negatedPlaceLabel(negated, 'en', { distance: distanceText(c.distances[j] ?? 0, 'en'), ref: nameOf(negated) ?? '' }));
   }
   if (!c.satisfied.every(Boolean)) parts.push('just outside the requested area');
+  if (plan.order && c.population !== null) parts.push(`population ${c.population.toLocaleString('en-US')}`);
   if (c.tagMatch && plan.targets.text) parts.push(`matches "${plan.targets.text}"`);
   for (const key of ['cuisine', 'diet:vegan', 'opening_hours']) if (tags[key]) parts.push(`${key}=${tags[key]}`);
   if (c.pareto) parts.push('on the Pareto front of spatial vs semantic fit');
