@@ -8,7 +8,7 @@ import type { RefMention, Relation, SpatialParse, Vague } from './parse-types.ts
 import { markNegations, nextGroup, scopeBorders, type UnscopedBorder } from './relation-logic.ts';
 import { findPopulationOrderZh } from './population.ts';
 import type { Bearing } from './plan.ts';
-import { insideAny, overlapsAny, parseZhNumber, ZH_NUM_RE, type Span } from './text.ts';
+import { insideAny, overlapsAny, parseZhNumber, ZH_NUM_RE } from './text.ts';
 import { anchorPrefix, ChinesePhrases, CLAUSE_START, N, PUNCT, type Cleaned } from './grammar-zh-phrases.ts';
 
 
