@@ -5,6 +5,7 @@
  */
 import { classifyKindZh, findCoordinates, safeHint, type GazetteerHint } from './references.ts';
 import { isTargetPhrase } from './lexicon-match.ts';
+import { glossChinese, loadGlossary } from '../lexicon/zh-gloss.ts';
 import { emptyParse, type RefMention, type Relation, type SpatialParse, type Vague } from './parse-types.ts';
 import { markNegations, nextGroup } from './relation-logic.ts';
 import type { Bearing } from './plan.ts';
@@ -115,7 +116,7 @@ export class ChineseGrammar {
       changed = false;
       while (to > from && raw[to - 1] === ' ') to--;
       for (const t of TRAILING) {
-        if (raw.endsWith(t, to) && to - t.length >= from) {
+        if (raw.endsWith(t, to) && to - t.length >= from && !endsWord(raw.slice(from, to), t)) {
           to -= t.length;
           changed = true;
           break;
@@ -371,8 +372,9 @@ export class ChineseGrammar {
       if (c?.kind !== 'name') continue;
       const ref = this.ref(c);
       const viaDe = m[0].endsWith('的') && !/有的$/.test(m[0]);
-      // "X的Y" is a place only when X looks like one ("便宜的咖啡店" is not).
-      if (viaDe && !ref.kind) continue;
+      // "X的Y" is a place only when X looks like one ("便宜的咖啡店" is not): a place word ends it, or it is a
+      // proper name followed by a kind of place ("巴黎的书店": the bookshops of that area).
+      if (viaDe && !ref.kind && !(namesSomething(c.text) && kindFollows(this.s, m.index + m[0].length))) continue;
       this.out.implicit = true;
       const spans = [{ start: ref.start, end: ref.end }];
       // "切尔西有哪些博物馆": a place as the subject is most often a district; a building or street is "near".
@@ -391,6 +393,38 @@ export class ChineseGrammar {
       this.add({ fn: 'within_distance', ref, vague: 'near', spans: [c] });
     }
   }
+}
+
+/**
+ * The trailing word is the end of a longer dictionary word of the phrase, not a word of its own: 约 ("about")
+ * ends 纽约 ("New York"), and stripping it would cut the name.
+ */
+function endsWord(phrase: string, trailing: string): boolean {
+  const senses = loadGlossary().senses;
+  for (let n = trailing.length + 1; n <= Math.min(phrase.length, trailing.length + 3); n++) {
+    if (senses.has(phrase.slice(-n))) return true;
+  }
+  return false;
+}
+
+/**
+ * The phrase reads as a proper name: each word of it is a dictionary word whose senses are proper nouns
+ * (巴黎 "Paris"), or a run of characters the dictionary cannot gloss (a transliteration). A describing word
+ * (便宜 "cheap", 有名 "famous") has ordinary senses; a single character (中 "China", "within") says too little.
+ */
+function namesSomething(text: string): boolean {
+  if (!/\p{Script=Han}/u.test(text)) return false;
+  const segs = glossChinese(text);
+  // A proper noun has only capitalised senses (网红 "Internet celebrity" also reads "influencer").
+  const properNoun = (senses: readonly string[]) => senses.length > 0 && senses.every((sense) => /^\p{Lu}/u.test(sense));
+  return segs.length > 0 && segs.every((seg) => [...seg.text].length >= 2 && (properNoun(seg.senses) || (seg.name && seg.senses.length === 0)));
+}
+
+/** A kind of place opens the clause at `pos` ("书店有哪些" opens with 书店). Longest first. */
+function kindFollows(s: string, pos: number): boolean {
+  const clause = new RegExp(`^${N}{1,12}`, 'u').exec(s.slice(pos))?.[0] ?? '';
+  for (let n = clause.length; n >= 1; n--) if (isTargetPhrase(clause.slice(0, n))) return true;
+  return false;
 }
 
 /** Start of the preposition right before a place ("离X" -> index of 离), for the spatial span. */
