@@ -152,7 +152,8 @@ export function rankCandidates(
       byDistance(a, b) ||
       Number(b.pareto) - Number(a.pareto) ||
       b.scores.hybrid - a.scores.hybrid ||
-      a.distanceM - b.distanceM,
+      a.distanceM - b.distanceM ||
+      (a.sourceId < b.sourceId ? -1 : a.sourceId > b.sourceId ? 1 : 0),
   );
 }
 

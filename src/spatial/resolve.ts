@@ -9,7 +9,7 @@ import { expandStreetName, normalizeName } from './names.ts';
 import { constraintRefs, specOf } from './functions/index.ts';
 import { clarify, placeHint, population, type Clarification } from './clarify.ts';
 import {
-  CONTAINED_SCORE, clippedCompound, clusterByLocation, dominant, isGenericPhrase, isLine, isPolygon, metresBetween, nameScore,
+  bySourceId, CONTAINED_SCORE, clippedCompound, clusterByLocation, dominant, isGenericPhrase, isLine, isPolygon, metresBetween, nameScore,
   notableReading, otherNameTokens, prominence, type GazetteerRow,
 } from './gazetteer-match.ts';
 
@@ -152,17 +152,19 @@ async function gazetteer(db: Db, text: string): Promise<GazetteerRow[]> {
   const { rows } = await sql<GazetteerRow>`
     WITH ids AS (
       (SELECT id FROM places WHERE name IS NOT NULL AND lower(name) % ${lowered}
-       ORDER BY similarity(lower(name), ${lowered}) DESC LIMIT 60)
+       ORDER BY similarity(lower(name), ${lowered}) DESC, source_id LIMIT 60)
       UNION
-      (SELECT id FROM places WHERE name IS NOT NULL AND length(${normalized}) >= 4 AND lower(name) LIKE ${like} LIMIT 60)
+      (SELECT id FROM places WHERE name IS NOT NULL AND length(${normalized}) >= 4 AND lower(name) LIKE ${like}
+       ORDER BY similarity(lower(name), ${lowered}) DESC, source_id LIMIT 60)
       UNION
       (SELECT id FROM places WHERE name IS NOT NULL AND ${nonAscii} AND place_names(tags, name) @> ARRAY[${text}]::text[]
-       LIMIT 20)
+       ORDER BY source_id LIMIT 20)
       UNION
       (SELECT id FROM places WHERE name IS NOT NULL AND coalesce(category, '') <> 'street' AND tag_tokens && ${otherNames}::text[]
-       LIMIT 20)
+       ORDER BY source_id LIMIT 20)
       UNION
-      (SELECT id FROM places WHERE name IS NOT NULL AND ${clipped !== undefined} AND lower(name) LIKE ${clipped ?? ''} LIMIT 20)
+      (SELECT id FROM places WHERE name IS NOT NULL AND ${clipped !== undefined} AND lower(name) LIKE ${clipped ?? ''}
+       ORDER BY source_id LIMIT 20)
     ), matches AS (
       SELECT p.id, p.name, p.source_id, p.category, p.geom, p.geog, p.tags FROM places p JOIN ids USING (id)
     )
@@ -170,7 +172,7 @@ async function gazetteer(db: Db, text: string): Promise<GazetteerRow[]> {
            CASE WHEN GeometryType(m.geom) IN ('POLYGON', 'MULTIPOLYGON') THEN ST_Area(m.geog) ELSE 0 END AS area,
            ST_X(ST_Centroid(m.geom)) AS lon, ST_Y(ST_Centroid(m.geom)) AS lat, m.tags,
            (m.tags ? 'summary' OR m.tags ? 'byline') AS has_prose
-    FROM matches m`.execute(db);
+    FROM matches m ORDER BY m.source_id`.execute(db);
   return rows;
 }
 
@@ -250,7 +252,7 @@ async function glossedRows(db: Db, text: string, shape: 'point' | 'polygon' | 'l
            CASE WHEN GeometryType(geom) IN ('POLYGON', 'MULTIPOLYGON') THEN ST_Area(geog) ELSE 0 END AS area,
            ST_X(ST_Centroid(geom)) AS lon, ST_Y(ST_Centroid(geom)) AS lat, tags,
            (tags ? 'summary' OR tags ? 'byline') AS has_prose
-    FROM places WHERE name = ANY(${[...byName.keys()]}::text[])`.execute(db);
+    FROM places WHERE name = ANY(${[...byName.keys()]}::text[]) ORDER BY source_id`.execute(db);
   let usable = rows;
   if (shape === 'line') {
     const streets = rows.filter((r) => isLine(r) && r.category === 'street');
@@ -294,7 +296,7 @@ async function resolveByKind(
            (tags ? 'summary' OR tags ? 'byline') AS has_prose
     FROM places
     WHERE name IS NOT NULL AND category = ANY(${concept.categories}::text[])
-    ORDER BY (tags ? 'wikidata') DESC, ST_Area(geog) DESC
+    ORDER BY (tags ? 'wikidata') DESC, ST_Area(geog) DESC, source_id
     LIMIT 20`.execute(db);
   const notable = rows.filter((r) => r.tags.wikidata);
   const pick = rows.length === 1 ? rows[0] : notable.length === 1 ? notable[0] : undefined;
@@ -309,7 +311,7 @@ function mainFeature(cluster: GazetteerRow[], shape: 'point' | 'polygon' | 'line
       const areaRank = (r: GazetteerRow) => AREA_CATEGORY_RANK[r.category ?? ''] ?? 0;
       if (areaRank(a) !== areaRank(b)) return areaRank(b) - areaRank(a);
     }
-    return prominence(b) - prominence(a);
+    return prominence(b) - prominence(a) || bySourceId(a, b);
   });
   return ranked[0]!;
 }

@@ -255,9 +255,11 @@ export function buildRetrievalQuery(input: RetrieveInput) {
   const measuredInWindow = sql.join(clauses.map((k) => (k.members.length === 1 ? inReach(k.members[0]!) : sql`(${sql.join(k.members.map(inReach), sql` OR `)})`)), sql` AND `);
   const satisfied = clauseSatisfiedSql(plan.constraints, compiled.map((c, i) => c.satisfied(d(i))));
   const allSatisfied = sql.join(satisfied, sql` AND `);
+  // Source ids last: places that tie (a chain's branches share a description, so their vectors) keep one order
+  // across loads of the same data, whatever the row ids and the physical order.
   const order = hasNearest
-    ? sql`tag_match DESC, d0 ASC`
-    : sql`(${allSatisfied}) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC`;
+    ? sql`tag_match DESC, d0 ASC, p.source_id`
+    : sql`(${allSatisfied}) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id`;
   // Each query vector is printed once (384 numbers), though the semantic one is used twice.
   const literals = new Map<number[], string>();
   const vector = (v: number[]) => {
