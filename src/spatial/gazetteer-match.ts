@@ -19,7 +19,7 @@ export interface GazetteerRow {
 }
 
 /** Features that share a landmark's name but are parts of it (platforms, stop positions, entrances). */
-const PART_CATEGORIES = new Set(['stop_position', 'platform', 'entrance', 'subway_entrance', 'stop', 'stop_area']);
+export const PART_CATEGORIES: ReadonlySet<string> = new Set(['stop_position', 'platform', 'entrance', 'subway_entrance', 'stop', 'stop_area']);
 /** Same-name features farther apart than this are different places. */
 const SAME_PLACE_M = 800;
 

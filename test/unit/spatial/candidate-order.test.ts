@@ -11,10 +11,10 @@ function row(sourceId: string, id: number): GazetteerRow {
   return { id, name: 'Lindenhof Chapel', source_id: sourceId, category: 'place_of_worship', gtype: 'POINT', area: 0, lon: 8.54, lat: 47.37, tags: { amenity: 'place_of_worship' }, has_prose: false };
 }
 
-function candidate(sourceId: string, id: number): Candidate {
+function candidate(sourceId: string, id: number, category = 'bakery', metres = 120): Candidate {
   return {
-    id, sourceId, name: 'Corner Bakery', category: 'bakery', description: null, bbox: [8.54, 47.37, 8.54, 47.37],
-    distances: [120], satisfied: [true], tagMatch: true, semanticSimilarity: 0.5, spatialSimilarity: 0.5,
+    id, sourceId, name: 'Corner Bakery', category, description: null, bbox: [8.54, 47.37, 8.54, 47.37],
+    distances: [metres], satisfied: [true], tagMatch: true, semanticSimilarity: 0.5, spatialSimilarity: 0.5,
   };
 }
 
@@ -43,3 +43,25 @@ describe('ties between equally good places', () => {
     expect(order([candidate('node/10', 2), candidate('node/9', 1)])).toEqual(['node/10', 'node/9']);
   });
 });
+
+describe('parts of a place asked for by its kind', () => {
+  const rankOf = (question: string, cands: Candidate[]) => {
+    const plan = planOffline(question, {});
+    return rankCandidates(plan, cands, chooseTradeOff(plan)).map((c) => c.category);
+  };
+
+  it('answers a station, not the platform or stop position that carries its tags', () => {
+    const cands = [candidate('way/1', 1, 'platform', 5), candidate('node/2', 2, 'stop_position', 8), candidate('node/3', 3, 'station', 40)];
+    expect(rankOf('closest metro station to the Lindenhof', cands)).toEqual(['station']);
+  });
+
+  it('keeps an entrance when entrances are a kind of what is asked for', () => {
+    const cands = [candidate('node/4', 4, 'subway_entrance', 10), candidate('node/3', 3, 'station', 40)];
+    expect(rankOf('subway entrances within 200 m of the Lindenhof', cands).sort()).toEqual(['station', 'subway_entrance']);
+  });
+
+  it('keeps parts when nothing else of the kind was found', () => {
+    expect(rankOf('closest metro station to the Lindenhof', [candidate('way/1', 1, 'platform', 5)])).toEqual(['platform']);
+  });
+});
+
