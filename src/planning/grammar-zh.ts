@@ -284,6 +284,8 @@ export class ChineseGrammar {
       const ref = c.kind === 'user' ? { ...this.ref(c), text: this.s.slice(c.start, wordStart + word.length).trim() || word, ...(bare ? { user: 'soft' as const } : {}) } : this.ref(c);
       const spans = [{ start: Math.min(anchorPrefix(this.s, c.start), wordStart), end: wordStart + word.length }];
       if (side) this.add({ fn: 'direction', ref, said: { bearing: zhBearing(word) }, spans });
+      // "X一带" of an area is the area itself ("the X area"), as "in the X area" is; of a building, around it.
+      else if (word === '一带' && ref.kind === 'area') this.add({ fn: 'inside', ref, spans });
       else this.add({ fn: 'within_distance', ref, vague, spans });
     }
     for (const m of this.scan(new RegExp(`(?:靠近|临近|挨着|紧邻|紧挨)\\s*(${N}{1,60}?)(?=\\s*(?:的|有|[${PUNCT}]|$))`, 'gu'))) {

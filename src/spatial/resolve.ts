@@ -227,6 +227,11 @@ async function resolveNamed(
   return { ok: true, reference: await featureReference(db, ref, main, shape) };
 }
 
+/** How far below the best gloss reading a notable place's name may read and still be taken instead. */
+const READING_MARGIN = 0.1;
+/** How much more notable (prominence) the place of a near reading must be than those of the best readings. */
+const NEAR_READING_DOMINANCE = 2;
+
 let nameIndexCache: { db: Db; version: string; index: NameIndex } | undefined;
 
 /** The word index of the gazetteer's distinct names, built once per data version. */
@@ -244,8 +249,12 @@ async function gazetteerNameIndex(db: Db): Promise<NameIndex> {
 async function glossedRows(db: Db, text: string, shape: 'point' | 'polygon' | 'line'): Promise<Array<{ row: GazetteerRow; score: number }>> {
   const all = glossCandidates(text, await gazetteerNameIndex(db), 40);
   if (all.length === 0) return [];
-  // The best reading only; names tied with it are told apart below by how notable their places are.
-  const candidates = all.filter((c) => c.score >= all[0]!.score - 1e-9);
+  // The best readings, and those within READING_MARGIN of them: a sound-alike of a few consonants reads as
+  // many names about equally well (a gallery's owner as well as the museum asked for). A near reading is kept
+  // below only when its place is far more notable than every best one's. A complete reading stands alone.
+  const best = all[0]!.score;
+  const margin = best >= 0.999 ? 1e-9 : READING_MARGIN;
+  const candidates = all.filter((c) => c.score >= best - margin);
   const byName = new Map(candidates.map((c) => [c.name, c.score]));
   const { rows } = await sql<GazetteerRow>`
     SELECT id, name, source_id, category, GeometryType(geom) AS gtype,
@@ -264,6 +273,8 @@ async function glossedRows(db: Db, text: string, shape: 'point' | 'polygon' | 'l
   // Among equally good readings, the name of the most notable place (a landmark is what people refer to).
   const notability = new Map<string, number>();
   for (const r of usable) notability.set(r.name, Math.max(notability.get(r.name) ?? -Infinity, prominence(r)));
+  const bestNotability = Math.max(...usable.filter((r) => byName.get(r.name)! >= best - 1e-9).map((r) => notability.get(r.name)!));
+  usable = usable.filter((r) => byName.get(r.name)! >= best - 1e-9 || notability.get(r.name)! >= bestNotability + NEAR_READING_DOMINANCE);
   const top = Math.max(...notability.values());
   usable = usable.filter((r) => notability.get(r.name)! >= top - 1);
   // A complete reading (every segment and every word accounted for) counts as an exact name; so does a good

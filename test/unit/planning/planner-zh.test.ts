@@ -97,4 +97,9 @@ describe('Chinese grammar', () => {
       expect(constraintsOf(plan('纽约的酒店'))).toEqual(['inside(纽约)']);
     });
   });
+
+  it('reads "X一带" of an area as the area itself, and of a building as around it', () => {
+    expect(constraintsOf(plan('苏河湾一带的咖啡馆'))).toEqual(['inside(苏河湾)']);
+    expect(constraintsOf(plan('金茂大厦一带的餐厅'))).toEqual(['within_distance(金茂大厦, 500)']);
+  });
 });
