@@ -26,7 +26,7 @@
              CASE WHEN p.embedding_model = $61 THEN 1 - (p.embedding <=> $62::vector) END AS spa_sim
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $63
-      ORDER BY ((m.distances[1] <= $64)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      ORDER BY ((m.distances[1] <= $64)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $65
     )
     SELECT id, source_id, name, category, description,
@@ -55,7 +55,7 @@
              CASE WHEN p.embedding_model = $26 THEN 1 - (p.embedding <=> $27::vector) END AS spa_sim
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $28
-      ORDER BY ((m.distances[1] <= $29)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      ORDER BY ((m.distances[1] <= $29)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $30
     )
     SELECT id, source_id, name, category, description,
@@ -89,7 +89,7 @@
              NULL::float8 AS spa_sim
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $41
-      ORDER BY ((m.distances[1] <= $42)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      ORDER BY ((m.distances[1] <= $42)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $43
     )
     SELECT id, source_id, name, category, description,

@@ -29,7 +29,7 @@
              CASE WHEN p.embedding_model = $37 THEN 1 - (p.embedding <=> $38::vector) END AS spa_sim
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $39
-      ORDER BY (ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($40), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      ORDER BY (ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($40), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $41
     )
     SELECT id, source_id, name, category, description,
@@ -58,7 +58,7 @@
              CASE WHEN p.embedding_model = $18 THEN 1 - (p.embedding <=> $19::vector) END AS spa_sim
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $20
-      ORDER BY (ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($21), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      ORDER BY (ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($21), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $22
     )
     SELECT id, source_id, name, category, description,
@@ -92,7 +92,7 @@
              NULL::float8 AS spa_sim
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $23
-      ORDER BY (ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($24), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      ORDER BY (ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($24), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $25
     )
     SELECT id, source_id, name, category, description,

@@ -26,7 +26,7 @@
              CASE WHEN p.embedding_model = $157 THEN 1 - (p.embedding <=> $158::vector) END AS spa_sim
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $159
-      ORDER BY (ST_Intersects(p.geom, ST_SetSRID(ST_GeomFromGeoJSON($160), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      ORDER BY (ST_Intersects(p.geom, ST_SetSRID(ST_GeomFromGeoJSON($160), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $161
     )
     SELECT id, source_id, name, category, description,
@@ -55,7 +55,7 @@
              CASE WHEN p.embedding_model = $58 THEN 1 - (p.embedding <=> $59::vector) END AS spa_sim
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $60
-      ORDER BY (ST_Intersects(p.geom, ST_SetSRID(ST_GeomFromGeoJSON($61), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      ORDER BY (ST_Intersects(p.geom, ST_SetSRID(ST_GeomFromGeoJSON($61), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $62
     )
     SELECT id, source_id, name, category, description,
@@ -89,7 +89,7 @@
              NULL::float8 AS spa_sim
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $105
-      ORDER BY (ST_Intersects(p.geom, ST_SetSRID(ST_GeomFromGeoJSON($106), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      ORDER BY (ST_Intersects(p.geom, ST_SetSRID(ST_GeomFromGeoJSON($106), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $107
     )
     SELECT id, source_id, name, category, description,

@@ -29,7 +29,7 @@
              CASE WHEN p.embedding_model = $36 THEN 1 - (p.embedding <=> $37::vector) END AS spa_sim
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $38
-      ORDER BY tag_match DESC, d0 ASC
+      ORDER BY tag_match DESC, d0 ASC, p.source_id
       LIMIT $39
     )
     SELECT id, source_id, name, category, description,
@@ -58,7 +58,7 @@
              CASE WHEN p.embedding_model = $16 THEN 1 - (p.embedding <=> $17::vector) END AS spa_sim
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $18
-      ORDER BY tag_match DESC, d0 ASC
+      ORDER BY tag_match DESC, d0 ASC, p.source_id
       LIMIT $19
     )
     SELECT id, source_id, name, category, description,
@@ -92,7 +92,7 @@
              NULL::float8 AS spa_sim
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $22
-      ORDER BY tag_match DESC, d0 ASC
+      ORDER BY tag_match DESC, d0 ASC, p.source_id
       LIMIT $23
     )
     SELECT id, source_id, name, category, description,

@@ -29,7 +29,7 @@
              CASE WHEN p.embedding_model = $41 THEN 1 - (p.embedding <=> $42::vector) END AS spa_sim
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $43 AND m.distances[2] <= $44
-      ORDER BY ((m.distances[1] <= $45) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($46), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      ORDER BY ((m.distances[1] <= $45) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($46), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $47
     )
     SELECT id, source_id, name, category, description,
@@ -58,7 +58,7 @@
              CASE WHEN p.embedding_model = $22 THEN 1 - (p.embedding <=> $23::vector) END AS spa_sim
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $24 AND m.distances[2] <= $25
-      ORDER BY ((m.distances[1] <= $26) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($27), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      ORDER BY ((m.distances[1] <= $26) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($27), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $28
     )
     SELECT id, source_id, name, category, description,
@@ -92,7 +92,7 @@
              NULL::float8 AS spa_sim
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $27 AND m.distances[2] <= $28
-      ORDER BY ((m.distances[1] <= $29) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($30), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      ORDER BY ((m.distances[1] <= $29) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($30), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $31
     )
     SELECT id, source_id, name, category, description,

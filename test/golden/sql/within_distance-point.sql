@@ -29,7 +29,7 @@
              CASE WHEN p.embedding_model = $37 THEN 1 - (p.embedding <=> $38::vector) END AS spa_sim
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $39
-      ORDER BY ((m.distances[1] <= $40)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      ORDER BY ((m.distances[1] <= $40)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $41
     )
     SELECT id, source_id, name, category, description,
@@ -58,7 +58,7 @@
              CASE WHEN p.embedding_model = $17 THEN 1 - (p.embedding <=> $18::vector) END AS spa_sim
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $19
-      ORDER BY ((m.distances[1] <= $20)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      ORDER BY ((m.distances[1] <= $20)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $21
     )
     SELECT id, source_id, name, category, description,
@@ -92,7 +92,7 @@
              NULL::float8 AS spa_sim
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $23
-      ORDER BY ((m.distances[1] <= $24)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      ORDER BY ((m.distances[1] <= $24)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $25
     )
     SELECT id, source_id, name, category, description,

@@ -29,7 +29,7 @@
              CASE WHEN p.embedding_model = $35 THEN 1 - (p.embedding <=> $36::vector) END AS spa_sim
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $37
-      ORDER BY ((m.distances[1] <= $38)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      ORDER BY ((m.distances[1] <= $38)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $39
     )
     SELECT id, source_id, name, category, description,
@@ -58,7 +58,7 @@
              CASE WHEN p.embedding_model = $15 THEN 1 - (p.embedding <=> $16::vector) END AS spa_sim
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $17
-      ORDER BY ((m.distances[1] <= $18)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      ORDER BY ((m.distances[1] <= $18)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $19
     )
     SELECT id, source_id, name, category, description,
@@ -92,7 +92,7 @@
              NULL::float8 AS spa_sim
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $21
-      ORDER BY ((m.distances[1] <= $22)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      ORDER BY ((m.distances[1] <= $22)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $23
     )
     SELECT id, source_id, name, category, description,

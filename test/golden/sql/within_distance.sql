@@ -28,7 +28,7 @@
              CASE WHEN p.embedding_model = $37 THEN 1 - (p.embedding <=> $38::vector) END AS spa_sim
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $39
-      ORDER BY ((m.distances[1] <= $40)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      ORDER BY ((m.distances[1] <= $40)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $41
     )
     SELECT id, source_id, name, category, description,
