@@ -7,6 +7,7 @@ import { classifyKindZh, safeHint, type GazetteerHint } from './references.ts';
 import { isTargetPhrase } from './lexicon-match.ts';
 import { emptyParse, type RefMention, type Relation, type SpatialParse } from './parse-types.ts';
 import { findZhDistances, insideAny, type DistanceMention, type Span } from './text.ts';
+import { glossChinese, loadGlossary } from '../lexicon/zh-gloss.ts';
 
 /** Clause punctuation (after NFKC, full-width ，？！ are ASCII). */
 export const PUNCT = ',.?!;:。、()"\'\\[\\]{}<>《》【】…~';
@@ -84,7 +85,7 @@ export abstract class ChinesePhrases {
       changed = false;
       while (to > from && raw[to - 1] === ' ') to--;
       for (const t of TRAILING) {
-        if (raw.endsWith(t, to) && to - t.length >= from) {
+        if (raw.endsWith(t, to) && to - t.length >= from && !endsWord(raw.slice(from, to), t)) {
           to -= t.length;
           changed = true;
           break;
@@ -131,4 +132,36 @@ export function anchorPrefix(s: string, placeStart: number): number {
     if (s.slice(Math.max(0, placeStart - a.length), placeStart) === a) return placeStart - a.length;
   }
   return placeStart;
+}
+
+/**
+ * The trailing word is the end of a longer dictionary word of the phrase, not a word of its own: 约 ("about")
+ * ends 纽约 ("New York"), and stripping it would cut the name.
+ */
+function endsWord(phrase: string, trailing: string): boolean {
+  const senses = loadGlossary().senses;
+  for (let n = trailing.length + 1; n <= Math.min(phrase.length, trailing.length + 3); n++) {
+    if (senses.has(phrase.slice(-n))) return true;
+  }
+  return false;
+}
+
+/**
+ * The phrase reads as a proper name: each word of it is a dictionary word whose senses are proper nouns
+ * (巴黎 "Paris"), or a run of characters the dictionary cannot gloss (a transliteration). A describing word
+ * (便宜 "cheap", 有名 "famous") has ordinary senses; a single character (中 "China", "within") says too little.
+ */
+export function namesSomething(text: string): boolean {
+  if (!/\p{Script=Han}/u.test(text)) return false;
+  const segs = glossChinese(text);
+  // A proper noun has only capitalised senses (网红 "Internet celebrity" also reads "influencer").
+  const properNoun = (senses: readonly string[]) => senses.length > 0 && senses.every((sense) => /^\p{Lu}/u.test(sense));
+  return segs.length > 0 && segs.every((seg) => [...seg.text].length >= 2 && (properNoun(seg.senses) || (seg.name && seg.senses.length === 0)));
+}
+
+/** A kind of place opens the clause at `pos` ("书店有哪些" opens with 书店). Longest first. */
+export function kindFollows(s: string, pos: number): boolean {
+  const clause = new RegExp(`^${N}{1,12}`, 'u').exec(s.slice(pos))?.[0] ?? '';
+  for (let n = clause.length; n >= 1; n--) if (isTargetPhrase(clause.slice(0, n))) return true;
+  return false;
 }

@@ -9,7 +9,7 @@ import { markNegations, nextGroup, scopeBorders, type UnscopedBorder } from './r
 import { findPopulationOrderZh } from './population.ts';
 import type { Bearing } from './plan.ts';
 import { insideAny, overlapsAny, parseZhNumber, ZH_NUM_RE } from './text.ts';
-import { anchorPrefix, ChinesePhrases, CLAUSE_START, N, PUNCT, type Cleaned } from './grammar-zh-phrases.ts';
+import { anchorPrefix, ChinesePhrases, CLAUSE_START, kindFollows, N, namesSomething, PUNCT, type Cleaned } from './grammar-zh-phrases.ts';
 
 
 const ADJACENT_WORDS = /^(?:旁边|边上|隔壁|对面|门口|跟前)$/;
@@ -211,6 +211,8 @@ export class ChineseGrammar extends ChinesePhrases {
       const ref = c.kind === 'user' ? { ...this.ref(c), text: this.s.slice(c.start, wordStart + word.length).trim() || word, ...(bare ? { user: 'soft' as const } : {}) } : this.ref(c);
       const spans = [{ start: Math.min(anchorPrefix(this.s, c.start), wordStart), end: wordStart + word.length }];
       if (side) this.add({ fn: 'direction', ref, said: { bearing: zhBearing(word) }, spans });
+      // "X一带" of an area is the area itself ("the X area"), as "in the X area" is; of a building, around it.
+      else if (word === '一带' && ref.kind === 'area') this.add({ fn: 'inside', ref, spans });
       else this.add({ fn: 'within_distance', ref, vague, spans });
     }
     for (const m of this.scan(new RegExp(`(?:靠近|临近|挨着|紧邻|紧挨)\\s*(${N}{1,60}?)(?=\\s*(?:的|有|[${PUNCT}]|$))`, 'gu'))) {
@@ -320,8 +322,9 @@ export class ChineseGrammar extends ChinesePhrases {
       if (c?.kind !== 'name') continue;
       const ref = this.ref(c);
       const viaDe = m[0].endsWith('的') && !/有的$/.test(m[0]);
-      // "X的Y" is a place only when X looks like one ("便宜的咖啡店" is not).
-      if (viaDe && !ref.kind) continue;
+      // "X的Y" is a place only when X looks like one ("便宜的咖啡店" is not): a place word ends it, or it is a
+      // proper name followed by a kind of place ("巴黎的书店": the bookshops of that area).
+      if (viaDe && !ref.kind && !(namesSomething(c.text) && kindFollows(this.s, m.index + m[0].length))) continue;
       this.out.implicit = true;
       const spans = [{ start: ref.start, end: ref.end }];
       // "切尔西有哪些博物馆": a place as the subject is most often a district; a building or street is "near".

@@ -1,6 +1,7 @@
 import { hasTargets, type Constraint, type SpatialPlan } from '../planning/plan.ts';
 import { isClosestK, specOf } from '../spatial/functions/index.ts';
 import { clausesOf, type Clause } from '../spatial/functions/logic.ts';
+import { PART_CATEGORIES } from '../spatial/gazetteer-match.ts';
 import type { Candidate } from '../spatial/retrieve.ts';
 import { paretoFront } from './pareto.ts';
 
@@ -81,7 +82,8 @@ export function rankCandidates(
   const use = { sparse: true, denseSpatial: true, semantic: true, paretoTradeOff: true, ...options };
   if (!use.paretoTradeOff) tradeOff = { spatialWeight: 0.5, semanticWeight: 0.5, reason: 'ablation: fixed weights' };
   const targeted = hasTargets(plan);
-  const pool = use.semantic && targeted && candidates.some((c) => c.tagMatch) ? candidates.filter((c) => c.tagMatch) : candidates;
+  const tagged = use.semantic && targeted && candidates.some((c) => c.tagMatch) ? candidates.filter((c) => c.tagMatch) : candidates;
+  const pool = use.semantic && targeted ? withoutParts(tagged, plan) : tagged;
 
   // "nearest k": the k closest qualifying places satisfy it; the cut-off distance is the k-th one's.
   const cutoffs = plan.constraints.map((c, i) => {
@@ -158,8 +160,21 @@ export function rankCandidates(
       byDistance(a, b) ||
       Number(b.pareto) - Number(a.pareto) ||
       b.scores.hybrid - a.scores.hybrid ||
-      a.distanceM - b.distanceM,
+      a.distanceM - b.distanceM ||
+      (a.sourceId < b.sourceId ? -1 : a.sourceId > b.sourceId ? 1 : 0),
   );
+}
+
+/**
+ * A platform, stop position or entrance carries its station's tags (subway=yes) but is a part of it, not a
+ * place of the kind asked for: parts go when a whole place of the kind is among the candidates, unless the
+ * question asks for that part (an entrance is a category of the subway-station concept).
+ */
+function withoutParts<T extends { category: string | null }>(pool: T[], plan: SpatialPlan): T[] {
+  const asked = new Set(plan.targets.categories);
+  const isPart = (c: T) => PART_CATEGORIES.has(c.category ?? '') && !asked.has(c.category ?? '');
+  const wholes = pool.filter((c) => !isPart(c));
+  return wholes.length > 0 && wholes.length < pool.length ? wholes : pool;
 }
 
 const round3 = (v: number) => Math.round(v * 1000) / 1000;

@@ -19,7 +19,7 @@ export interface GazetteerRow {
 }
 
 /** Features that share a landmark's name but are parts of it (platforms, stop positions, entrances). */
-const PART_CATEGORIES = new Set(['stop_position', 'platform', 'entrance', 'subway_entrance', 'stop', 'stop_area']);
+export const PART_CATEGORIES: ReadonlySet<string> = new Set(['stop_position', 'platform', 'entrance', 'subway_entrance', 'stop', 'stop_area']);
 /** Same-name features farther apart than this are different places. */
 const SAME_PLACE_M = 800;
 
@@ -117,7 +117,7 @@ const DOMINANCE = 2;
  * `everyRowRivals` all other candidates (distinct places that share a name).
  */
 export function dominant(rows: GazetteerRow[], everyRowRivals = false): GazetteerRow | undefined {
-  const ranked = [...rows].sort((a, b) => prominence(b) - prominence(a));
+  const ranked = [...rows].sort((a, b) => prominence(b) - prominence(a) || bySourceId(a, b));
   const first = ranked[0];
   if (!first) return undefined;
   const rival = everyRowRivals ? ranked[1] : ranked.find((r) => normalizeName(r.name) !== normalizeName(first.name));
@@ -132,11 +132,19 @@ export function dominant(rows: GazetteerRow[], everyRowRivals = false): Gazettee
 export function notableReading(scored: Array<{ row: GazetteerRow; score: number }>): GazetteerRow | undefined {
   if (scored.length === 0) return undefined;
   const top = Math.max(...scored.map((s) => prominence(s.row)));
-  const notable = scored.filter((s) => prominence(s.row) > top - DOMINANCE).sort((a, b) => b.score - a.score);
+  const notable = scored.filter((s) => prominence(s.row) > top - DOMINANCE).sort((a, b) => b.score - a.score || bySourceId(a.row, b.row));
   const first = notable[0]!;
   const rival = notable.find((s) => normalizeName(s.row.name) !== normalizeName(first.row.name));
   if (rival && first.score - rival.score < 0.02) return undefined;
   return first.row;
+}
+
+/**
+ * The last tie-break of every ordering of places: their source ids, which a new load of the same data keeps
+ * (row ids and the physical order of rows do not), so that the same question resolves the same way.
+ */
+export function bySourceId(a: { source_id: string }, b: { source_id: string }): number {
+  return a.source_id < b.source_id ? -1 : a.source_id > b.source_id ? 1 : 0;
 }
 
 /** Notability: features with Wikidata/Wikipedia links, prose, an outline and rich tags are the "main" one of a name. */

@@ -9,7 +9,7 @@ import { expandStreetName, normalizeName } from './names.ts';
 import { constraintRefs, specOf } from './functions/index.ts';
 import { clarify, placeHint, population, type Clarification } from './clarify.ts';
 import {
-  CONTAINED_SCORE, clippedCompound, clusterByLocation, dominant, isGenericPhrase, isLine, isPolygon, metresBetween, nameScore,
+  bySourceId, CONTAINED_SCORE, clippedCompound, clusterByLocation, dominant, isGenericPhrase, isLine, isPolygon, metresBetween, nameScore,
   notableReading, otherNameTokens, prominence, type GazetteerRow,
 } from './gazetteer-match.ts';
 
@@ -152,17 +152,19 @@ async function gazetteer(db: Db, text: string): Promise<GazetteerRow[]> {
   const { rows } = await sql<GazetteerRow>`
     WITH ids AS (
       (SELECT id FROM places WHERE name IS NOT NULL AND lower(name) % ${lowered}
-       ORDER BY similarity(lower(name), ${lowered}) DESC LIMIT 60)
+       ORDER BY similarity(lower(name), ${lowered}) DESC, source_id LIMIT 60)
       UNION
-      (SELECT id FROM places WHERE name IS NOT NULL AND length(${normalized}) >= 4 AND lower(name) LIKE ${like} LIMIT 60)
+      (SELECT id FROM places WHERE name IS NOT NULL AND length(${normalized}) >= 4 AND lower(name) LIKE ${like}
+       ORDER BY similarity(lower(name), ${lowered}) DESC, source_id LIMIT 60)
       UNION
       (SELECT id FROM places WHERE name IS NOT NULL AND ${nonAscii} AND place_names(tags, name) @> ARRAY[${text}]::text[]
-       LIMIT 20)
+       ORDER BY source_id LIMIT 20)
       UNION
       (SELECT id FROM places WHERE name IS NOT NULL AND coalesce(category, '') <> 'street' AND tag_tokens && ${otherNames}::text[]
-       LIMIT 20)
+       ORDER BY source_id LIMIT 20)
       UNION
-      (SELECT id FROM places WHERE name IS NOT NULL AND ${clipped !== undefined} AND lower(name) LIKE ${clipped ?? ''} LIMIT 20)
+      (SELECT id FROM places WHERE name IS NOT NULL AND ${clipped !== undefined} AND lower(name) LIKE ${clipped ?? ''}
+       ORDER BY source_id LIMIT 20)
     ), matches AS (
       SELECT p.id, p.name, p.source_id, p.category, p.geom, p.geog, p.tags FROM places p JOIN ids USING (id)
     )
@@ -170,7 +172,7 @@ async function gazetteer(db: Db, text: string): Promise<GazetteerRow[]> {
            CASE WHEN GeometryType(m.geom) IN ('POLYGON', 'MULTIPOLYGON') THEN ST_Area(m.geog) ELSE 0 END AS area,
            ST_X(ST_Centroid(m.geom)) AS lon, ST_Y(ST_Centroid(m.geom)) AS lat, m.tags,
            (m.tags ? 'summary' OR m.tags ? 'byline') AS has_prose
-    FROM matches m`.execute(db);
+    FROM matches m ORDER BY m.source_id`.execute(db);
   return rows;
 }
 
@@ -225,6 +227,11 @@ async function resolveNamed(
   return { ok: true, reference: await featureReference(db, ref, main, shape) };
 }
 
+/** How far below the best gloss reading a notable place's name may read and still be taken instead. */
+const READING_MARGIN = 0.1;
+/** How much more notable (prominence) the place of a near reading must be than those of the best readings. */
+const NEAR_READING_DOMINANCE = 2;
+
 let nameIndexCache: { db: Db; version: string; index: NameIndex } | undefined;
 
 /** The word index of the gazetteer's distinct names, built once per data version. */
@@ -242,15 +249,19 @@ async function gazetteerNameIndex(db: Db): Promise<NameIndex> {
 async function glossedRows(db: Db, text: string, shape: 'point' | 'polygon' | 'line'): Promise<Array<{ row: GazetteerRow; score: number }>> {
   const all = glossCandidates(text, await gazetteerNameIndex(db), 40);
   if (all.length === 0) return [];
-  // The best reading only; names tied with it are told apart below by how notable their places are.
-  const candidates = all.filter((c) => c.score >= all[0]!.score - 1e-9);
+  // The best readings, and those within READING_MARGIN of them: a sound-alike of a few consonants reads as
+  // many names about equally well (a gallery's owner as well as the museum asked for). A near reading is kept
+  // below only when its place is far more notable than every best one's. A complete reading stands alone.
+  const best = all[0]!.score;
+  const margin = best >= 0.999 ? 1e-9 : READING_MARGIN;
+  const candidates = all.filter((c) => c.score >= best - margin);
   const byName = new Map(candidates.map((c) => [c.name, c.score]));
   const { rows } = await sql<GazetteerRow>`
     SELECT id, name, source_id, category, GeometryType(geom) AS gtype,
            CASE WHEN GeometryType(geom) IN ('POLYGON', 'MULTIPOLYGON') THEN ST_Area(geog) ELSE 0 END AS area,
            ST_X(ST_Centroid(geom)) AS lon, ST_Y(ST_Centroid(geom)) AS lat, tags,
            (tags ? 'summary' OR tags ? 'byline') AS has_prose
-    FROM places WHERE name = ANY(${[...byName.keys()]}::text[])`.execute(db);
+    FROM places WHERE name = ANY(${[...byName.keys()]}::text[]) ORDER BY source_id`.execute(db);
   let usable = rows;
   if (shape === 'line') {
     const streets = rows.filter((r) => isLine(r) && r.category === 'street');
@@ -262,6 +273,8 @@ async function glossedRows(db: Db, text: string, shape: 'point' | 'polygon' | 'l
   // Among equally good readings, the name of the most notable place (a landmark is what people refer to).
   const notability = new Map<string, number>();
   for (const r of usable) notability.set(r.name, Math.max(notability.get(r.name) ?? -Infinity, prominence(r)));
+  const bestNotability = Math.max(...usable.filter((r) => byName.get(r.name)! >= best - 1e-9).map((r) => notability.get(r.name)!));
+  usable = usable.filter((r) => byName.get(r.name)! >= best - 1e-9 || notability.get(r.name)! >= bestNotability + NEAR_READING_DOMINANCE);
   const top = Math.max(...notability.values());
   usable = usable.filter((r) => notability.get(r.name)! >= top - 1);
   // A complete reading (every segment and every word accounted for) counts as an exact name; so does a good
@@ -294,7 +307,7 @@ async function resolveByKind(
            (tags ? 'summary' OR tags ? 'byline') AS has_prose
     FROM places
     WHERE name IS NOT NULL AND category = ANY(${concept.categories}::text[])
-    ORDER BY (tags ? 'wikidata') DESC, ST_Area(geog) DESC
+    ORDER BY (tags ? 'wikidata') DESC, ST_Area(geog) DESC, source_id
     LIMIT 20`.execute(db);
   const notable = rows.filter((r) => r.tags.wikidata);
   const pick = rows.length === 1 ? rows[0] : notable.length === 1 ? notable[0] : undefined;
@@ -309,7 +322,7 @@ function mainFeature(cluster: GazetteerRow[], shape: 'point' | 'polygon' | 'line
       const areaRank = (r: GazetteerRow) => AREA_CATEGORY_RANK[r.category ?? ''] ?? 0;
       if (areaRank(a) !== areaRank(b)) return areaRank(b) - areaRank(a);
     }
-    return prominence(b) - prominence(a);
+    return prominence(b) - prominence(a) || bySourceId(a, b);
   });
   return ranked[0]!;
 }

@@ -266,11 +266,13 @@ export function buildRetrievalQuery(input: RetrieveInput) {
   const measuredInWindow = sql.join(clauses.map((k) => (k.members.length === 1 ? inReach(k.members[0]!) : sql`(${sql.join(k.members.map(inReach), sql` OR `)})`)), sql` AND `);
   const satisfied = clauseSatisfiedSql(plan.constraints, compiled.map((c, i) => c.satisfied(d(i))));
   const allSatisfied = sql.join(satisfied, sql` AND `);
+  // Source ids last: places that tie (a chain's branches share a description, so their vectors) keep one order
+  // across loads of the same data, whatever the row ids and the physical order.
   const order = plan.order
-    ? sql`(${allSatisfied}) DESC, tag_match DESC, population ${populationDirection(plan)}, d0 ASC`
+    ? sql`(${allSatisfied}) DESC, tag_match DESC, population ${populationDirection(plan)}, d0 ASC, p.source_id`
     : hasNearest
-      ? sql`tag_match DESC, d0 ASC`
-      : sql`(${allSatisfied}) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC`;
+      ? sql`tag_match DESC, d0 ASC, p.source_id`
+      : sql`(${allSatisfied}) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id`;
   // The pools of a population order ("the largest cities in X"), or of a constraint whose places are not
   // among the nearest to the window's middle (a border): only places that satisfy the constraints, the most
   // (or least) populous first or nearest first. Without it the pools hold the places nearest the middle of

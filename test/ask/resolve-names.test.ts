@@ -32,6 +32,8 @@ const PLACES: PlaceFeature[] = [
   place('a1', 'Ashgrove Hall', 'theatre', { amenity: 'theatre', wikidata: 'Q900004' }, block(2.33, 48.85)),
   place('a2', 'Ashgrove Tower', 'attraction', { tourism: 'attraction', wikidata: 'Q900005' }, block(2.37, 48.85)),
   place('h1', 'Riverside Concert Hall', 'music_venue', { amenity: 'music_venue' }, point(2.38, 48.84)),
+  place('g1', 'Hudson Fine Art', 'gallery', { tourism: 'gallery' }, point(2.39, 48.83)),
+  place('g2', 'Hudson Museum of Modern Art', 'museum', { tourism: 'museum', wikidata: 'Q900006', wikipedia: 'en:Hudson Museum of Modern Art' }, block(2.31, 48.87)),
 ];
 
 async function* features(list: PlaceFeature[]) {
@@ -78,4 +80,10 @@ describe(`reference names as people say them (${testMode} mode)`, () => {
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.clarification.options.map((o) => o.name).sort()).toEqual(['Ashgrove Hall', 'Ashgrove Tower']);
   });
+
+  it('takes a far more notable place whose name reads a little less well through the Chinese gloss', async () => {
+    // 哈德逊 sounds like Hudson, 美术馆 is "art gallery": the shop's shorter name reads better word for word.
+    expect(await resolvedName('哈德逊美术馆500米以内的咖啡馆')).toBe('Hudson Museum of Modern Art');
+  });
 });
+

@@ -30,7 +30,7 @@
              (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $56 AND m.distances[2] <= $57
-      ORDER BY (ST_DWithin(ST_Affine(p.geom, $58, 0, 0, $59, 0, 0), ST_Boundary(ST_SetSRID(ST_GeomFromGeoJSON($60), 4326)), $61) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($62), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      ORDER BY (ST_DWithin(ST_Affine(p.geom, $58, 0, 0, $59, 0, 0), ST_Boundary(ST_SetSRID(ST_GeomFromGeoJSON($60), 4326)), $61) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($62), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $63
     )
     SELECT id, source_id, name, category, description,
@@ -60,7 +60,7 @@
              (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $32 AND m.distances[2] <= $33
-      ORDER BY (ST_DWithin(ST_Affine(p.geom, $34, 0, 0, $35, 0, 0), ST_Boundary(ST_SetSRID(ST_GeomFromGeoJSON($36), 4326)), $37) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($38), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      ORDER BY (ST_DWithin(ST_Affine(p.geom, $34, 0, 0, $35, 0, 0), ST_Boundary(ST_SetSRID(ST_GeomFromGeoJSON($36), 4326)), $37) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($38), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $39
     )
     SELECT id, source_id, name, category, description,
@@ -95,7 +95,7 @@
              (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $40 AND m.distances[2] <= $41
-      ORDER BY (ST_DWithin(ST_Affine(p.geom, $42, 0, 0, $43, 0, 0), ST_Boundary(ST_SetSRID(ST_GeomFromGeoJSON($44), 4326)), $45) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($46), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      ORDER BY (ST_DWithin(ST_Affine(p.geom, $42, 0, 0, $43, 0, 0), ST_Boundary(ST_SetSRID(ST_GeomFromGeoJSON($44), 4326)), $45) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($46), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $47
     )
     SELECT id, source_id, name, category, description,

@@ -30,7 +30,7 @@
              (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $50
-      ORDER BY (ST_DWithin(ST_Affine(p.geom, $51, 0, 0, $52, 0, 0), ST_Boundary(ST_SetSRID(ST_GeomFromGeoJSON($53), 4326)), $54)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      ORDER BY (ST_DWithin(ST_Affine(p.geom, $51, 0, 0, $52, 0, 0), ST_Boundary(ST_SetSRID(ST_GeomFromGeoJSON($53), 4326)), $54)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $55
     )
     SELECT id, source_id, name, category, description,
@@ -60,7 +60,7 @@
              (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $27
-      ORDER BY (ST_DWithin(ST_Affine(p.geom, $28, 0, 0, $29, 0, 0), ST_Boundary(ST_SetSRID(ST_GeomFromGeoJSON($30), 4326)), $31)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      ORDER BY (ST_DWithin(ST_Affine(p.geom, $28, 0, 0, $29, 0, 0), ST_Boundary(ST_SetSRID(ST_GeomFromGeoJSON($30), 4326)), $31)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $32
     )
     SELECT id, source_id, name, category, description,
@@ -95,7 +95,7 @@
              (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $34
-      ORDER BY (ST_DWithin(ST_Affine(p.geom, $35, 0, 0, $36, 0, 0), ST_Boundary(ST_SetSRID(ST_GeomFromGeoJSON($37), 4326)), $38)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      ORDER BY (ST_DWithin(ST_Affine(p.geom, $35, 0, 0, $36, 0, 0), ST_Boundary(ST_SetSRID(ST_GeomFromGeoJSON($37), 4326)), $38)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $39
     )
     SELECT id, source_id, name, category, description,

@@ -27,7 +27,7 @@
              (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $159
-      ORDER BY (ST_Intersects(p.geom, ST_SetSRID(ST_GeomFromGeoJSON($160), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      ORDER BY (ST_Intersects(p.geom, ST_SetSRID(ST_GeomFromGeoJSON($160), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $161
     )
     SELECT id, source_id, name, category, description,
@@ -57,7 +57,7 @@
              (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $60
-      ORDER BY (ST_Intersects(p.geom, ST_SetSRID(ST_GeomFromGeoJSON($61), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      ORDER BY (ST_Intersects(p.geom, ST_SetSRID(ST_GeomFromGeoJSON($61), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $62
     )
     SELECT id, source_id, name, category, description,
@@ -92,7 +92,7 @@
              (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $105
-      ORDER BY (ST_Intersects(p.geom, ST_SetSRID(ST_GeomFromGeoJSON($106), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC
+      ORDER BY (ST_Intersects(p.geom, ST_SetSRID(ST_GeomFromGeoJSON($106), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $107
     )
     SELECT id, source_id, name, category, description,

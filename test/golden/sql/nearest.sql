@@ -30,7 +30,7 @@
              (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $38
-      ORDER BY tag_match DESC, d0 ASC
+      ORDER BY tag_match DESC, d0 ASC, p.source_id
       LIMIT $39
     )
     SELECT id, source_id, name, category, description,
@@ -60,7 +60,7 @@
              (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $18
-      ORDER BY tag_match DESC, d0 ASC
+      ORDER BY tag_match DESC, d0 ASC, p.source_id
       LIMIT $19
     )
     SELECT id, source_id, name, category, description,
@@ -95,7 +95,7 @@
              (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $22
-      ORDER BY tag_match DESC, d0 ASC
+      ORDER BY tag_match DESC, d0 ASC, p.source_id
       LIMIT $23
     )
     SELECT id, source_id, name, category, description,

@@ -30,7 +30,7 @@
              (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $41
-      ORDER BY (ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($42), 4326))) DESC, tag_match DESC, population DESC NULLS LAST, d0 ASC
+      ORDER BY (ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($42), 4326))) DESC, tag_match DESC, population DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $43
     )
     SELECT id, source_id, name, category, description,
@@ -60,7 +60,7 @@
              (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $20
-      ORDER BY (ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($21), 4326))) DESC, tag_match DESC, population DESC NULLS LAST, d0 ASC
+      ORDER BY (ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($21), 4326))) DESC, tag_match DESC, population DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $22
     )
     SELECT id, source_id, name, category, description,
@@ -95,7 +95,7 @@
              (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $25
-      ORDER BY (ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($26), 4326))) DESC, tag_match DESC, population DESC NULLS LAST, d0 ASC
+      ORDER BY (ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($26), 4326))) DESC, tag_match DESC, population DESC NULLS LAST, d0 ASC, p.source_id
       LIMIT $27
     )
     SELECT id, source_id, name, category, description,

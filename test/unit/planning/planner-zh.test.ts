@@ -73,4 +73,33 @@ describe('Chinese grammar', () => {
     expect(plan('离长途汽车总站最近的药店在哪？').targets.concepts).toEqual(['pharmacy']);
     expect(plan('华盛顿广场公园600米以内的书店有哪些？').targets.concepts).toEqual(['books']);
   });
+
+  describe('"X的Y": a kind of place of a named area', () => {
+    it.each<[string, string, string]>([
+      ['哈莱姆的教堂有哪些', '哈莱姆', 'church'],
+      ['法国的博物馆', '法国', 'museum'],
+      ['布鲁克林的面包店', '布鲁克林', 'bakery'],
+    ])('%s -> inside(%s), %s', (q, area, kind) => {
+      const p = plan(q);
+      expect(constraintsOf(p)).toEqual([`inside(${area})`]);
+      expect(p.references[0]?.kind).toBe('area');
+      expect(p.targets.concepts).toEqual([kind]);
+    });
+
+    it('keeps a describing word before 的 as a description, not a place', () => {
+      for (const q of ['便宜的面包店', '网红的咖啡店', '有名的博物馆']) {
+        const p = plan(q, { near: { lon: 2.35, lat: 48.86 } });
+        expect(p.references.map((r) => r.kind)).toEqual(['coordinates']);
+      }
+    });
+
+    it('does not cut a name that ends in a word also said after places (纽约 ends in 约, "about")', () => {
+      expect(constraintsOf(plan('纽约的酒店'))).toEqual(['inside(纽约)']);
+    });
+  });
+
+  it('reads "X一带" of an area as the area itself, and of a building as around it', () => {
+    expect(constraintsOf(plan('苏河湾一带的咖啡馆'))).toEqual(['inside(苏河湾)']);
+    expect(constraintsOf(plan('金茂大厦一带的餐厅'))).toEqual(['within_distance(金茂大厦, 500)']);
+  });
 });
