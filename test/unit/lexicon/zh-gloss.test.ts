@@ -2,7 +2,9 @@ import { planOffline } from '../../../src/planning/offline-planner.ts';
 import { describe, expect, it } from 'vitest';
 import { cleanSenses, editDistance, englishSkeleton, glossChinese, glossTableFromEntries, maximumMatch, parseGlossTable, pinyinSkeleton, pinyinSkeletons, soundsLike, toSimplified } from '../../../src/lexicon/zh-gloss.ts';
 
-// A tiny dictionary in CC-CEDICT's entry shape: [traditional, simplified, pinyin, english].
+/** A tiny dictionary from entries in CC-CEDICT's shape: [traditional, simplified, pinyin, english]. */
+const tinyDictionary = (entries: ReadonlyArray<readonly unknown[]>) => parseGlossTable(glossTableFromEntries(entries));
+
 const glossary = parseGlossTable(
   glossTableFromEntries([
     ['港口', '港口', 'gang3 kou3', ['port', 'harbor']],
@@ -22,15 +24,13 @@ describe('CC-CEDICT glossing', () => {
   });
 
   it('segments both ways when asked and keeps the reading with fewer words, then fewer single characters', () => {
-    const dictionary = parseGlossTable(
-      glossTableFromEntries([
-        ['研究生', '研究生', 'yan2 jiu1 sheng1', 'graduate student'],
-        ['研究', '研究', 'yan2 jiu1', 'research'],
-        ['生命', '生命', 'sheng1 ming4', 'life'],
-        ['命', '命', 'ming4', 'fate'],
-        ['起源', '起源', 'qi3 yuan2', 'origin'],
-      ]),
-    );
+    const dictionary = tinyDictionary([
+      ['研究生', '研究生', 'yan2 jiu1 sheng1', 'graduate student'],
+      ['研究', '研究', 'yan2 jiu1', 'research'],
+      ['生命', '生命', 'sheng1 ming4', 'life'],
+      ['命', '命', 'ming4', 'fate'],
+      ['起源', '起源', 'qi3 yuan2', 'origin'],
+    ]);
     // Forward longest match takes 研究生 ("graduate student") and strands 命.
     expect(maximumMatch('研究生命起源', dictionary)).toEqual(['研究生', '命', '起源']);
     expect(maximumMatch('研究生命起源', dictionary, true)).toEqual(['研究', '生命', '起源']);
