@@ -19,7 +19,7 @@ import { createApp } from '../src/http/app.ts';
 import { IN_PROCESS_SECURITY } from '../src/http/security.ts';
 import { createLogger } from '../src/log.ts';
 import { importToolCatalogs, loadBuiltinTools } from '../src/tools/registry.ts';
-import { searchBm25Baseline, searchDenseBaseline } from './tool-baselines.ts';
+import { searchBm25Baseline, searchDenseBaseline, searchMeaningBaseline } from './tool-baselines.ts';
 
 export interface EvalContext {
   data_source?: string;
@@ -303,6 +303,8 @@ export interface ToolEvalReport {
   system: ToolEvalResult;
   bm25: ToolEvalResult;
   dense: ToolEvalResult;
+  /** Word-vector means alone (IDF-weighted GloVe). */
+  meaning?: ToolEvalResult;
   /** Foreign catalogs only: the plain BM25 reference (plainBm25). */
   plainBm25?: ToolEvalResult;
   /** Line id -> split, for sets that have one. */
@@ -429,16 +431,17 @@ export async function runToolEvaluation(path = DEV_SET, verbose = false, catalog
     const system = await evaluateTools(search, lines, { onLine: print('system') });
     const bm25 = await evaluateTools((body) => searchBm25Baseline(db, body.query, body.k), lines, { onLine: print('bm25') });
     const dense = await evaluateTools((body) => searchDenseBaseline(db, embedder, body.query, body.k), lines, { onLine: print('dense') });
-    if (!foreign) return { system, bm25, dense, splits };
+    const meaning = await evaluateTools((body) => searchMeaningBaseline(db, body.query, body.k), lines, { onLine: print('meaning') });
+    if (!foreign) return { system, bm25, dense, meaning, splits };
     const plain = plainBm25(foreign);
     const reference = await evaluateTools(async (body) => ({ tools: plain(body.query, body.k).map((id) => ({ id })) }), lines, { onLine: print('plain') });
-    return { system, bm25, dense, plainBm25: reference, splits };
+    return { system, bm25, dense, meaning, plainBm25: reference, splits };
   });
 }
 
 /** Rows to print: each method on all lines, then per split (tune / check) when the set has splits. */
 export function reportRows(result: ToolEvalReport): [string, ToolEvalResult][] {
-  const methods: [string, ToolEvalResult][] = [['bm25', result.bm25], ...(result.plainBm25 ? [['bm25-ref', result.plainBm25] as [string, ToolEvalResult]] : []), ['dense', result.dense], ['system', result.system]];
+  const methods: [string, ToolEvalResult][] = [['bm25', result.bm25], ...(result.plainBm25 ? [['bm25-ref', result.plainBm25] as [string, ToolEvalResult]] : []), ['dense', result.dense], ...(result.meaning ? [['meaning', result.meaning] as [string, ToolEvalResult]] : []), ['system', result.system]];
   const rows: [string, ToolEvalResult][] = [...methods];
   const splits = [...new Set(Object.values(result.splits ?? {}))].sort();
   for (const split of splits) {
@@ -456,7 +459,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const verbose = args.includes('--verbose') || args.includes('-v');
   const catalogAt = args.indexOf('--catalog');
   const catalog = catalogAt >= 0 ? args[catalogAt + 1] : undefined;
-  const path = args.find((a, i) => !a.startsWith('-') && i !== catalogAt + 1) ?? DEV_SET;
+  const path = args.find((a, i) => !a.startsWith('-') && (catalogAt < 0 || i !== catalogAt + 1)) ?? DEV_SET;
   const result = await runToolEvaluation(path, verbose, catalog);
   for (const [label, r] of reportRows(result)) console.log(report(label, r));
   const { system } = result;

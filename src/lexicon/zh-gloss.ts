@@ -231,11 +231,17 @@ export interface GlossSegment {
  * Latin runs ("AMC", "42") are kept as they are; characters the dictionary lacks become single-character
  * segments that only carry pinyin (joined later with their neighbours into one transliteration).
  */
-export function glossChinese(text: string, g: Glossary = loadGlossary()): GlossSegment[] {
+export function glossChinese(text: string, g: Glossary = loadGlossary(), options: GlossOptions = {}): GlossSegment[] {
   const out: GlossSegment[] = [];
   let i = 0;
   const s = text.replace(/\s+/g, '');
   while (i < s.length) {
+    const run = options.bidirectional && !zhOrdinal(s, i) ? HAN_RUN.exec(s.slice(i))?.[0] : undefined;
+    if (run && [...run].length > 1) {
+      for (const word of segmentBothWays(run, g)) out.push(glossWord(word, g));
+      i += run.length;
+      continue;
+    }
     const ord = zhOrdinal(s, i);
     if (ord) {
       out.push({ text: s.slice(i, i + ord.length), senses: [ord.value], syllables: [], name: false });
@@ -250,18 +256,59 @@ export function glossChinese(text: string, g: Glossary = loadGlossary()): GlossS
     }
     let len = Math.min(MAX_WORD, s.length - i);
     for (; len > 1; len--) if (g.senses.has(s.slice(i, i + len))) break;
-    const word = s.slice(i, i + len);
-    const senses = [...(g.senses.get(word) ?? [])];
-    // A long word may also read as its parts (每日新闻 is a newspaper's name, and "daily news"): both are kept.
-    if (len >= 4) {
-      const parts = literalReading(word, g);
-      if (parts && !senses.includes(parts)) senses.push(parts);
-    }
-    const syllables = /[\u3400-\u9fff]/.test(word) ? pinyin(word, { toneType: 'none', type: 'array' }) : [];
-    out.push({ text: word, senses: len > 1 || senses.length ? senses : [], syllables, name: g.names.has(word) || senses.length === 0 });
+    out.push(glossWord(s.slice(i, i + len), g));
     i += len;
   }
   return mergeTransliterations(out);
+}
+
+export interface GlossOptions {
+  /**
+   * Segment runs of Chinese by both forward and backward longest match and keep the better reading (fewer
+   * words, then fewer single characters, then the backward one): forward matching alone takes 做大 ("put on
+   * airs") out of 做大气校正 and leaves 气 and 校正, where backward matching finds 做 / 大气 / 校正.
+   */
+  bidirectional?: boolean;
+}
+
+const HAN_RUN = /^[\u3400-\u9fff]+/;
+
+function glossWord(word: string, g: Glossary): GlossSegment {
+  const senses = [...(g.senses.get(word) ?? [])];
+  // A long word may also read as its parts (每日新闻 is a newspaper's name, and "daily news"): both are kept.
+  if (word.length >= 4) {
+    const parts = literalReading(word, g);
+    if (parts && !senses.includes(parts)) senses.push(parts);
+  }
+  const syllables = /[\u3400-\u9fff]/.test(word) ? pinyin(word, { toneType: 'none', type: 'array' }) : [];
+  return { text: word, senses, syllables, name: g.names.has(word) || senses.length === 0 };
+}
+
+/** Longest dictionary words from the start of `run` onwards (forward) or from its end backwards. */
+export function maximumMatch(run: string, g: Glossary, backward = false): string[] {
+  const words: string[] = [];
+  let i = backward ? run.length : 0;
+  while (backward ? i > 0 : i < run.length) {
+    let len = Math.min(MAX_WORD, backward ? i : run.length - i);
+    for (; len > 1; len--) if (g.senses.has(backward ? run.slice(i - len, i) : run.slice(i, i + len))) break;
+    if (backward) {
+      words.unshift(run.slice(i - len, i));
+      i -= len;
+    } else {
+      words.push(run.slice(i, i + len));
+      i += len;
+    }
+  }
+  return words;
+}
+
+/** The better of the forward and backward longest-match readings (see GlossOptions.bidirectional). */
+export function segmentBothWays(run: string, g: Glossary): string[] {
+  const forward = maximumMatch(run, g);
+  const backward = maximumMatch(run, g, true);
+  const singles = (words: readonly string[]) => words.filter((w) => w.length === 1).length;
+  if (forward.length !== backward.length) return forward.length < backward.length ? forward : backward;
+  return singles(forward) < singles(backward) ? forward : backward;
 }
 
 /** The word read as its dictionary parts ("daily news"), when it splits into two or more known words. */

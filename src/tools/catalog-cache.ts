@@ -7,6 +7,7 @@
 import type { Db } from '../db/database.ts';
 import { conceptIdsOfTool, lexicalFields, producesOf } from './capability.ts';
 import { buildLexicalIndex, docTerms, type DocTerms, type LexicalIndex } from './lexical.ts';
+import { buildMeaningIndex, toolWords, type MeaningIndex, type WordWeights } from './meaning.ts';
 import { loadAllToolRows, toolRevision, type ToolRow } from './repository.ts';
 import type { ToolRecord } from './schema.ts';
 
@@ -14,6 +15,7 @@ interface ToolAnalysis {
   updatedAt: string;
   terms: DocTerms;
   baselineTerms?: DocTerms;
+  words?: WordWeights;
   concepts: string[];
   produces: string[];
 }
@@ -29,6 +31,8 @@ export interface CatalogSnapshot {
   lookup(id: string): ToolRecord | undefined;
   /** BM25 over the raw tool texts (name, description, keywords): the evaluation's lexical baseline. */
   baselineLexical(): LexicalIndex;
+  /** IDF-weighted word-vector means of the tool texts (meaning.ts), built once per snapshot. */
+  meaning(): MeaningIndex;
 }
 
 interface CacheEntry {
@@ -69,6 +73,7 @@ async function build(db: Db, revision: number, analyses: Map<string, ToolAnalysi
   for (const id of [...analyses.keys()]) if (!seen.has(id)) analyses.delete(id);
   const lexical = buildLexicalIndex(rows.map((r) => [r.id, analyses.get(r.id)!.terms] as [string, DocTerms]));
   let baseline: LexicalIndex | undefined;
+  let meaning: MeaningIndex | undefined;
   return {
     revision,
     tools,
@@ -91,6 +96,7 @@ async function build(db: Db, revision: number, analyses: Map<string, ToolAnalysi
           return [r.id, a.baselineTerms] as [string, DocTerms];
         }),
       )),
+    meaning: () => (meaning ??= buildMeaningIndex(rows.map((r) => [r.id, (analyses.get(r.id)!.words ??= toolWords(r))]))),
   };
 }
 

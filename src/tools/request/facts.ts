@@ -119,14 +119,14 @@ function inferredHits(norm: string, hits: readonly FormMatch[]): { hits: FormMat
   // Unknown words with where they stand; a Chinese word stands for the English words of its senses.
   const words: { text: string; start: number; end: number; english: string[] }[] = [];
   const glosses: string[] = [];
-  // English words only matter to the concept reading; Chinese ones also give glosses to the search.
+  // English words only matter to the concept reading; Chinese ones also give glosses (the parsed summary).
   for (const m of WORD_SENSE.concepts ? norm.matchAll(/[a-z][a-z-]+/g) : []) {
     const end = m.index + m[0].length;
     if (!covered(m.index, end) && !inSetting(norm, m.index) && readable(m[0])) words.push({ text: m[0], start: m.index, end, english: [m[0]] });
   }
   for (const m of norm.matchAll(/\p{Script=Han}+/gu)) {
     let offset = m.index;
-    for (const seg of glossChinese(m[0])) {
+    for (const seg of glossChinese(m[0], undefined, { bidirectional: true })) {
       const start = offset;
       offset += seg.text.length;
       // A yes/no question form (是不是, 有没有) asks, it names nothing.

@@ -1,8 +1,10 @@
 import { planOffline } from '../../../src/planning/offline-planner.ts';
 import { describe, expect, it } from 'vitest';
-import { cleanSenses, editDistance, englishSkeleton, glossChinese, glossTableFromEntries, parseGlossTable, pinyinSkeleton, pinyinSkeletons, soundsLike, toSimplified } from '../../../src/lexicon/zh-gloss.ts';
+import { cleanSenses, editDistance, englishSkeleton, glossChinese, glossTableFromEntries, maximumMatch, parseGlossTable, pinyinSkeleton, pinyinSkeletons, soundsLike, toSimplified } from '../../../src/lexicon/zh-gloss.ts';
 
-// A tiny dictionary in CC-CEDICT's entry shape: [traditional, simplified, pinyin, english].
+/** A tiny dictionary from entries in CC-CEDICT's shape: [traditional, simplified, pinyin, english]. */
+const tinyDictionary = (entries: ReadonlyArray<readonly unknown[]>) => parseGlossTable(glossTableFromEntries(entries));
+
 const glossary = parseGlossTable(
   glossTableFromEntries([
     ['港口', '港口', 'gang3 kou3', ['port', 'harbor']],
@@ -19,6 +21,27 @@ describe('CC-CEDICT glossing', () => {
     expect(cleanSenses(['Washington (name)'])).toEqual(['Washington']);
     expect(cleanSenses(['see 看見|看见[kan4 jian4]', 'public square; plaza'])).toEqual(['public square', 'plaza']);
     expect(cleanSenses(['to walk'])).toEqual(['walk']);
+  });
+
+  it('segments both ways when asked and keeps the reading with fewer words, then fewer single characters', () => {
+    const dictionary = tinyDictionary([
+      ['研究生', '研究生', 'yan2 jiu1 sheng1', 'graduate student'],
+      ['研究', '研究', 'yan2 jiu1', 'research'],
+      ['生命', '生命', 'sheng1 ming4', 'life'],
+      ['命', '命', 'ming4', 'fate'],
+      ['起源', '起源', 'qi3 yuan2', 'origin'],
+    ]);
+    // Forward longest match takes 研究生 ("graduate student") and strands 命.
+    expect(maximumMatch('研究生命起源', dictionary)).toEqual(['研究生', '命', '起源']);
+    expect(maximumMatch('研究生命起源', dictionary, true)).toEqual(['研究', '生命', '起源']);
+    const both = glossChinese('研究生命起源', dictionary, { bidirectional: true });
+    expect(both.map((s) => [s.text, s.senses[0]])).toEqual([
+      ['研究', 'research'],
+      ['生命', 'life'],
+      ['起源', 'origin'],
+    ]);
+    // Place phrases keep forward matching unless asked.
+    expect(glossChinese('研究生命起源', dictionary).map((s) => s.text)).toEqual(['研究生', '命', '起源']);
   });
 
   it('segments by longest dictionary match and glosses each word', () => {
