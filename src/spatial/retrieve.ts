@@ -306,7 +306,10 @@ export function buildRetrievalQuery(input: RetrieveInput) {
   // scan would measure the whole bounding box): the corridor.
   const drawSemantic = sql<boolean>`(SELECT count(*) FROM tagged) < ${TAGGED_ENOUGH} AND ${candidate}`;
   const semanticWindow = windowSql(semanticWindows, driver);
-  const semanticPool = !input.semanticVector
+  // A clause without a window (the empty land border of an island) holds no place: no pool to draw, and a
+  // nearest-first scan from an empty geometry would walk the whole index.
+  const noWindow = windows.some((w) => w.length === 0);
+  const semanticPool = !input.semanticVector || noWindow
     ? sql``
     : driverIsLine
       ? sql`UNION

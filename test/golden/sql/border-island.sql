@@ -10,34 +10,28 @@
        ORDER BY p.geom <-> ST_SetSRID(ST_GeomFromGeoJSON($13), 4326) LIMIT $14)
       UNION
       SELECT id FROM tagged
-      UNION
-      (SELECT s.id FROM (
-         SELECT p.id, p.embedding, p.embedding_model, false AS in_window FROM places p WHERE (SELECT count(*) FROM tagged) < $15 AND p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country'
-        AND NOT (p.id = ANY($16::bigint[])) AND NOT (p.name = ANY($17::text[]))
-         ORDER BY p.geom <-> ST_SetSRID(ST_GeomFromGeoJSON($18), 4326) LIMIT $19) AS s
-       WHERE s.in_window AND s.embedding_model = $20
-       ORDER BY s.embedding <=> $21::vector LIMIT $22)
+      
     ), measured AS MATERIALIZED (
-      SELECT p.id, ARRAY[ST_Distance(p.geog, ST_SetSRID(ST_GeomFromGeoJSON($23), 4326)::geography, false)]::float8[] AS distances
+      SELECT p.id, ARRAY[ST_Distance(p.geog, ST_SetSRID(ST_GeomFromGeoJSON($15), 4326)::geography, false)]::float8[] AS distances
       FROM places p JOIN pool USING (id)
     ), candidates AS (
       SELECT p.id, p.source_id, p.name, p.category, NULL::text AS description, p.geom,
              m.distances, m.distances[1] AS d0,
-             ARRAY[ST_DWithin(p.geog, ST_SetSRID(ST_GeomFromGeoJSON($24), 4326)::geography, $25, false)]::boolean[] AS satisfied,
+             ARRAY[ST_DWithin(p.geog, ST_SetSRID(ST_GeomFromGeoJSON($16), 4326)::geography, $17, false)]::boolean[] AS satisfied,
              m.id IN (SELECT id FROM tagged) AS tag_match,
-             CASE WHEN p.embedding_model = $26 THEN 1 - (p.embedding <=> $27::vector) END AS sem_sim,
-             CASE WHEN p.embedding_model = $28 THEN 1 - (p.embedding <=> $29::vector) END AS spa_sim,
+             CASE WHEN p.embedding_model = $18 THEN 1 - (p.embedding <=> $19::vector) END AS sem_sim,
+             CASE WHEN p.embedding_model = $20 THEN 1 - (p.embedding <=> $21::vector) END AS spa_sim,
              (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
       FROM measured m JOIN places p USING (id)
-      WHERE m.distances[1] <= $30
-      ORDER BY (ST_DWithin(p.geog, ST_SetSRID(ST_GeomFromGeoJSON($31), 4326)::geography, $32, false)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
-      LIMIT $33
+      WHERE m.distances[1] <= $22
+      ORDER BY (ST_DWithin(p.geog, ST_SetSRID(ST_GeomFromGeoJSON($23), 4326)::geography, $24, false)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
+      LIMIT $25
     )
     SELECT id, source_id, name, category, description,
            ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
            distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
     FROM candidates
--- parameters: [[950],["Square Park"],["amenity=cafe"],["cafe"],"{\"type\":\"MultiLineString\",\"coordinates\":[]}",120,"{\"type\":\"MultiLineString\",\"coordinates\":[]}",200,[950],["Square Park"],"{\"type\":\"MultiLineString\",\"coordinates\":[]}",120,"{\"type\":\"MultiLineString\",\"coordinates\":[]}",100,25,[950],["Square Park"],"{\"type\":\"MultiLineString\",\"coordinates\":[]}",600,"test-model","[1,0,0]",150,"{\"type\":\"MultiLineString\",\"coordinates\":[]}","{\"type\":\"MultiLineString\",\"coordinates\":[]}",120,"test-model","[1,0,0]","test-model","[0,1,0]",220,"{\"type\":\"MultiLineString\",\"coordinates\":[]}",120,400]
+-- parameters: [[950],["Square Park"],["amenity=cafe"],["cafe"],"{\"type\":\"MultiLineString\",\"coordinates\":[]}",120,"{\"type\":\"MultiLineString\",\"coordinates\":[]}",200,[950],["Square Park"],"{\"type\":\"MultiLineString\",\"coordinates\":[]}",120,"{\"type\":\"MultiLineString\",\"coordinates\":[]}",100,"{\"type\":\"MultiLineString\",\"coordinates\":[]}","{\"type\":\"MultiLineString\",\"coordinates\":[]}",120,"test-model","[1,0,0]","test-model","[0,1,0]",220,"{\"type\":\"MultiLineString\",\"coordinates\":[]}",120,400]
 
 -- tagged pool alone, rare targets
 
