@@ -10,6 +10,7 @@ import * as placeNamesIndex from './0008_place_names_index.ts';
 import * as storedTagTokens from './0009_stored_tag_tokens.ts';
 import * as candidateTagTokens from './0010_candidate_tag_tokens.ts';
 import * as citusDistribution from './0011_citus_distribution.ts';
+import * as landBorders from './0012_land_borders.ts';
 
 /** Every migration, by name in order. A static list: no file-system scan, the same in every runner. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009_stored_tag_tokens': storedTagTokens,
   '0010_candidate_tag_tokens': candidateTagTokens,
   '0011_citus_distribution': citusDistribution,
+  '0012_land_borders': landBorders,
 };

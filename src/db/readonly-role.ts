@@ -24,6 +24,7 @@ export const DEFAULT_READER_ROLE = 'srag_reader';
  */
 export const READER_TABLES = [
   'places', 'places_version', 'embedding_spaces', 'tools', 'tools_revision', 'memory_workflows', 'memory_experiences',
+  'land_borders',
 ] as const;
 
 const ROLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;

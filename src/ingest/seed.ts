@@ -4,13 +4,15 @@ import { sql } from 'kysely';
 import { importerForPath } from '../tools/importers/importer.ts';
 import { importToolCatalogs, loadBuiltinTools, readCatalog, type CatalogImportReport } from '../tools/registry.ts';
 import type { PlaceFeature } from './feature.ts';
+import { writeLandBorders, type LandBorder } from './land-borders.ts';
 import { loadPlaces, type LoadProgress } from './load.ts';
 import { loadNycData } from './nyc.ts';
 
 /** What a seed set holds (its definitions are in the top-level seed/ folder). */
 export interface SeedPlaces {
   demo?: { midtownPbf: string; neighborhoods: string };
-  places: { source: string; features: () => Iterable<PlaceFeature> }[];
+  /** Per source, its places and, for areas that meet on shared outlines (countries), their land borders. */
+  places: { source: string; features: () => Iterable<PlaceFeature>; landBorders?: () => Iterable<LandBorder> }[];
 }
 
 export interface SeedLoadOptions {
@@ -31,14 +33,17 @@ export async function loadSeedPlaces(db: Db, embedder: Embedder, set: SeedPlaces
   const world = allPlaces(set.places);
   if (set.demo) {
     await loadNycData(db, embedder, set.demo, options.bulk, { alongside: world, onProgress: options.onProgress, timings: options.timings, vectorIndexLater: options.vectorIndexLater });
-    return;
+  } else {
+    await loadPlaces(db, embedder, world, {
+      deferVectorIndex: options.bulk || undefined,
+      vectorIndexLater: options.vectorIndexLater,
+      onProgress: options.onProgress,
+      timings: options.timings,
+    });
   }
-  await loadPlaces(db, embedder, world, {
-    deferVectorIndex: options.bulk || undefined,
-    vectorIndexLater: options.vectorIndexLater,
-    onProgress: options.onProgress,
-    timings: options.timings,
-  });
+  const started = performance.now();
+  for (const group of set.places) if (group.landBorders) await writeLandBorders(db, group.source, group.landBorders());
+  if (options.timings) options.timings.landBorders = performance.now() - started;
 }
 
 function* allPlaces(groups: SeedPlaces['places']): Generator<PlaceFeature> {

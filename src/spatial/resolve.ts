@@ -27,6 +27,10 @@ export interface ResolvedReference {
   geometry: GeoJsonGeometry;
   /** Centroid, used for routes and "between". */
   centroid: LonLat;
+  /** A country's ISO 3166-1 code (its `country_code`): "in X" then also holds for the places tagged with it. */
+  countryCode?: string;
+  /** An area's land border (a MultiLineString, empty for an island), where the data has one: "near the border" measures to it. */
+  landBorder?: GeoJsonGeometry;
 }
 
 export type GeoJsonGeometry = { type: string; coordinates: unknown };
@@ -397,17 +401,29 @@ async function featureReference(
   shape: 'point' | 'polygon' | 'line',
 ): Promise<ResolvedReference> {
   const asArea = shape === 'polygon' && isPolygon(row);
-  const { rows } = await sql<{ geometry: string }>`
-    SELECT ST_AsGeoJSON(${asArea ? sql`ST_ForcePolygonCCW(geom)` : sql`ST_Centroid(geom)`}, 7) AS geometry
+  const { rows } = await sql<{ geometry: string; source: string; country_code: string | null }>`
+    SELECT ST_AsGeoJSON(${asArea ? sql`ST_ForcePolygonCCW(geom)` : sql`ST_Centroid(geom)`}, 7) AS geometry, source,
+           CASE WHEN category = 'country' THEN tags->>'country_code' END AS country_code
     FROM places WHERE id = ${row.id}`.execute(db);
+  const found = rows[0]!;
+  const landBorder = asArea ? await landBorderOf(db, found.source, row.source_id) : undefined;
   return {
     id: ref.id,
     text: ref.text,
     match: { placeId: row.id, name: row.name, sourceId: row.source_id, category: row.category, hint: placeHint(row) },
     shape: asArea ? 'polygon' : 'point',
-    geometry: JSON.parse(rows[0]!.geometry),
+    geometry: JSON.parse(found.geometry),
     centroid: { lon: row.lon, lat: row.lat },
+    ...(asArea && found.country_code ? { countryCode: found.country_code } : {}),
+    ...(landBorder ? { landBorder } : {}),
   };
+}
+
+/** An area's land border (migration 0012), read on its own: under Citus the table is not joined with places. */
+async function landBorderOf(db: Db, source: string, sourceId: string): Promise<GeoJsonGeometry | undefined> {
+  const { rows } = await sql<{ border: string }>`
+    SELECT ST_AsGeoJSON(border, 7) AS border FROM land_borders WHERE source = ${source} AND source_id = ${sourceId}`.execute(db);
+  return rows[0] ? (JSON.parse(rows[0].border) as GeoJsonGeometry) : undefined;
 }
 
 /**

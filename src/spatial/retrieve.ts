@@ -11,7 +11,7 @@ import { poiConceptById } from '../lexicon/poi-concepts.ts';
 import type { ConstraintSql, PlanarFrame } from './functions/spec.ts';
 import type { GeoJsonGeometry, ResolvedReference } from './resolve.ts';
 import { estimatedMatches, targetStatistics } from './tag-statistics.ts';
-import { areaOrderPoint, boxArea, isArea, lineParts, planarFrame, scaledGeometry, windowBoxes, windowSql } from './windows.ts';
+import { areaOrderPoint, boxArea, isArea, lineParts, outlineOf, planarFrame, scaledGeometry, windowBoxes, windowSql } from './windows.ts';
 
 /**
  * Sparse spatial retrieval with dense scores in the same round trip. The work of a question is bounded by
@@ -121,7 +121,14 @@ function constraintGeometry(c: Constraint, refs: Map<string, ResolvedReference>,
   };
   if (c.fn === 'between') return segment(c.refs[0], c.refs[1]);
   if (c.ref === ROUTE_REF) return segment(plan.route!.from, plan.route!.to);
-  return refs.get(c.ref)!.geometry;
+  const ref = refs.get(c.ref)!;
+  if (c.fn === 'border') return ref.landBorder ?? outlineOf(ref.geometry);
+  return ref.geometry;
+}
+
+/** The country code of an "inside" constraint's reference, when it is a country (see functions/inside.ts). */
+function constraintCountry(c: Constraint, refs: Map<string, ResolvedReference>): string | undefined {
+  return c.fn === 'inside' ? refs.get(c.ref)?.countryCode : undefined;
 }
 
 /** The geometry of a clause: its constraint's, or its alternatives' together (the pools are ordered by distance to any). */
@@ -144,13 +151,13 @@ export function nearestWindow(plan: SpatialPlan): number {
 }
 
 /** A constraint's SQL from its function's spec, with the distance measured in the frame or on the sphere. */
-function compileConstraint(c: Constraint, geometry: GeoJsonGeometry, frame: PlanarFrame): ConstraintSql {
+function compileConstraint(c: Constraint, geometry: GeoJsonGeometry, frame: PlanarFrame, countryCode: string | undefined): ConstraintSql {
   const geom = geometryParam(geometry);
   const inFrame = frame ? { frame, geometry: geometryParam(scaledGeometry(geometry, frame.kx, frame.ky)) } : null;
   const distance = inFrame
     ? sql<number>`ST_Distance(ST_Affine(p.geom, ${inFrame.frame.kx}, 0, 0, ${inFrame.frame.ky}, 0, 0), ${inFrame.geometry})`
     : sql<number>`ST_Distance(p.geog, ${geom}::geography, false)`;
-  return specOf(c).compile(c, { geometry: geom, distance, inFrame });
+  return specOf(c).compile(c, { geometry: geom, distance, inFrame, ...(countryCode ? { countryCode } : {}) });
 }
 
 /**
@@ -222,7 +229,7 @@ export function buildRetrievalQuery(input: RetrieveInput) {
   const semanticWindows = clauses.map((k) => k.members.flatMap((i) => windowBoxes(geometries[i]!, specOf(plan.constraints[i]!).semanticReach(plan.constraints[i]!))));
   const driver = windows.reduce((best, w, i) => (boxArea(w) < boxArea(windows[best]!) ? i : best), 0);
   const frame = planarFrame(constraintWindows.flat());
-  const compiled = plan.constraints.map((c, i) => compileConstraint(c, geometries[i]!, frame));
+  const compiled = plan.constraints.map((c, i) => compileConstraint(c, geometries[i]!, frame, constraintCountry(c, refs)));
   const driverGeometry = clauseGeometry(clauses[driver]!.members.map((i) => geometries[i]!));
   const referencePlaceIds = input.references.flatMap((r) => (r.match?.placeId ? [r.match.placeId] : []));
   const referenceNames = input.references.flatMap((r) => (r.match ? [r.match.name] : []));
@@ -299,7 +306,10 @@ export function buildRetrievalQuery(input: RetrieveInput) {
   // scan would measure the whole bounding box): the corridor.
   const drawSemantic = sql<boolean>`(SELECT count(*) FROM tagged) < ${TAGGED_ENOUGH} AND ${candidate}`;
   const semanticWindow = windowSql(semanticWindows, driver);
-  const semanticPool = !input.semanticVector
+  // A clause without a window (the empty land border of an island) holds no place: no pool to draw, and a
+  // nearest-first scan from an empty geometry would walk the whole index.
+  const noWindow = windows.some((w) => w.length === 0);
+  const semanticPool = !input.semanticVector || noWindow
     ? sql``
     : driverIsLine
       ? sql`UNION

@@ -111,6 +111,18 @@ function pointInPolygon(rings: Ring[]): number[] {
   return best;
 }
 
+/** The rings of a polygon or multipolygon as a MultiLineString (its ST_Boundary); another geometry as it is. */
+export function outlineOf(geometry: GeoJsonGeometry): GeoJsonGeometry {
+  if (geometry.type === 'Polygon') return { type: 'MultiLineString', coordinates: geometry.coordinates };
+  if (geometry.type === 'MultiPolygon') return { type: 'MultiLineString', coordinates: (geometry.coordinates as number[][][][]).flat() };
+  return geometry;
+}
+
+/** Whether a geometry has no position at all (an empty land border): it has no window. */
+function isEmptyGeometry(geometry: GeoJsonGeometry): boolean {
+  return Array.isArray(geometry.coordinates) && geometry.coordinates.flat(3).length === 0;
+}
+
 export function lineParts(geometry: GeoJsonGeometry): number[][][] {
   if (geometry.type === 'LineString') return [geometry.coordinates as number[][]];
   if (geometry.type === 'MultiLineString') return geometry.coordinates as number[][][];
@@ -128,6 +140,7 @@ function roughMetres(a: number[], b: number[]): number {
  * along it (each piece of about CORRIDOR_BOX_M, long segments cut), whose union covers its corridor.
  */
 export function windowBoxes(geometry: GeoJsonGeometry, metres: number): Envelope[] {
+  if (isEmptyGeometry(geometry)) return [];
   const parts = lineParts(geometry);
   if (parts.length === 0) return [expandedEnvelope(geometry, metres)];
   const total = parts.reduce((sum, line) => sum + line.slice(1).reduce((l, p, i) => l + roughMetres(line[i]!, p), 0), 0);
@@ -184,6 +197,8 @@ function envelopeSql(box: Envelope): RawBuilder<unknown> {
  * to the bounding boxes of the others' windows; an OR of `&&`, which the GiST index answers as a BitmapOr.
  */
 export function windowSql(perConstraint: Envelope[][], driver: number): RawBuilder<boolean> {
+  // A constraint without a window (an empty border) leaves no place in the window of all.
+  if (perConstraint.some((boxes) => boxes.length === 0)) return sql<boolean>`false`;
   const others = perConstraint.filter((_, i) => i !== driver).map(unionBox);
   const boxes = perConstraint[driver]!.flatMap((box) => {
     const clipped = intersectEnvelopes([box, ...others]);
@@ -198,6 +213,7 @@ export function windowSql(perConstraint: Envelope[][], driver: number): RawBuild
  * window is small and far from the poles; null: measure on the sphere.
  */
 export function planarFrame(boxes: Envelope[]): { kx: number; ky: number } | null {
+  if (boxes.length === 0) return null;
   const [x0, y0, x1, y1] = unionBox(boxes);
   const mid = (y0 + y1) / 2;
   const kx = Math.cos((mid * Math.PI) / 180) * SPHERE_METRES_PER_DEGREE;

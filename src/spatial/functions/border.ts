@@ -3,25 +3,24 @@ import type { SpatialFunctionSpec } from './spec.ts';
 import { distanceReaches } from './within-distance.ts';
 
 /**
- * Within `distanceM` of an area's outline, on either side: "near the border of X", "within 50 km of the
- * border" (with `inside` X when the question says "in X"). Measured on the sphere to ST_Boundary of the
- * reference polygon (a country's outline, a neighbourhood's), never to the polygon itself, whose inside is at
- * distance 0. The pools keep only places that satisfy it (`filtersPools`): ordered from the middle of a large
- * area they would hold its centre, never its edges.
+ * Within `distanceM` of an area's border, on either side: "near the border of X", "within 50 km of the
+ * border" (with `inside` X when the question says "in X"). Measured on the sphere to the reference's border
+ * line, never to the polygon itself, whose inside is at distance 0: a country's land border (the outline it
+ * shares with its neighbours, src/ingest/land-borders.ts: its coast is no border, an island has none), else
+ * the area's outline (a neighbourhood's); retrieve.ts gives that line as the constraint's geometry. The pools
+ * keep only places that satisfy it (`filtersPools`): ordered from the middle of a large area they would hold
+ * its centre, never its edges.
  */
 export const border: SpatialFunctionSpec<'border'> = {
   fn: 'border',
   referenceShape: 'polygon',
   ...distanceReaches,
-  sqlFunctions: ['ST_Boundary', 'ST_DWithin'],
+  sqlFunctions: ['ST_DWithin'],
   filtersPools: true,
-  compile: (c, { geometry, inFrame }) => {
-    const distance = inFrame
-      ? sql<number>`ST_Distance(ST_Affine(p.geom, ${inFrame.frame.kx}, 0, 0, ${inFrame.frame.ky}, 0, 0), ST_Boundary(${inFrame.geometry}))`
-      : sql<number>`ST_Distance(p.geog, ST_Boundary(${geometry})::geography, false)`;
+  compile: (c, { distance, geometry, inFrame }) => {
     const within = inFrame
-      ? sql<boolean>`ST_DWithin(ST_Affine(p.geom, ${inFrame.frame.kx}, 0, 0, ${inFrame.frame.ky}, 0, 0), ST_Boundary(${inFrame.geometry}), ${c.distanceM})`
-      : sql<boolean>`ST_DWithin(p.geog, ST_Boundary(${geometry})::geography, ${c.distanceM}, false)`;
+      ? sql<boolean>`ST_DWithin(ST_Affine(p.geom, ${inFrame.frame.kx}, 0, 0, ${inFrame.frame.ky}, 0, 0), ${inFrame.geometry}, ${c.distanceM})`
+      : sql<boolean>`ST_DWithin(p.geog, ${geometry}::geography, ${c.distanceM}, false)`;
     return { distance, satisfied: () => within };
   },
   excess: (c, distance) => Math.max(0, distance - c.distanceM),

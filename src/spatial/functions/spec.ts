@@ -22,6 +22,8 @@ export interface CompileContext {
   distance: RawBuilder<number>;
   /** The local planar frame and the geometry in it (metres east and north), or null: measured on the sphere. */
   inFrame: { frame: NonNullable<PlanarFrame>; geometry: RawBuilder<unknown> } | null;
+  /** The ISO 3166-1 code of the reference when it is a country (see functions/inside.ts). */
+  countryCode?: string;
 }
 
 export interface ConstraintSql {

@@ -34,6 +34,14 @@ const square: ResolvedReference = {
   geometry: { type: 'Polygon', coordinates: [[[-73.985, 40.752], [-73.981, 40.752], [-73.981, 40.755], [-73.985, 40.755], [-73.985, 40.752]]] },
   centroid: { lon: -73.983, lat: 40.7535 },
 };
+/** The square as a country: its code, and a land border along its west and north sides (its south and east a coast). */
+const country: ResolvedReference = {
+  ...square,
+  countryCode: 'QQ',
+  landBorder: { type: 'MultiLineString', coordinates: [[[-73.985, 40.752], [-73.985, 40.755], [-73.981, 40.755]]] },
+};
+/** The square as an island country: no land border. */
+const island: ResolvedReference = { ...country, landBorder: { type: 'MultiLineString', coordinates: [] } };
 const avenue: ResolvedReference = {
   id: 'r1',
   text: 'an avenue',
@@ -83,6 +91,9 @@ const cases: Array<[string, SpatialPlan, ResolvedReference[]]> = [
   ['direction-sphere', plan([{ fn: 'direction', ref: 'r1', bearing: 'west', distanceM: 30_000 }], [point('r1', -73.98, 40.75)]), [point('r1', -73.98, 40.75)]],
   ['border-area', plan([{ fn: 'border', ref: 'r1', distanceM: 120 }], [square]), [square]],
   ['border-and-inside', plan([{ fn: 'border', ref: 'r1', distanceM: 120 }, { fn: 'inside', ref: 'r1' }], [square]), [square]],
+  ['inside-country', plan([{ fn: 'inside', ref: 'r1' }], [country]), [country]],
+  ['border-land-and-inside-country', plan([{ fn: 'border', ref: 'r1', distanceM: 120 }, { fn: 'inside', ref: 'r1' }], [country]), [country]],
+  ['border-island', plan([{ fn: 'border', ref: 'r1', distanceM: 120 }], [island]), [island]],
   [
     'population-order-inside',
     plan([{ fn: 'inside', ref: 'r1' }], [square], {

@@ -1,0 +1,105 @@
+-- all pools, with query vectors
+
+    WITH tagged AS MATERIALIZED (
+      SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country'
+        AND NOT (p.id = ANY($1::bigint[])) AND NOT (p.name = ANY($2::text[])) AND (p.geom && ST_MakeEnvelope($3, $4, $5, $6, 4326)) AND (p.tag_tokens && $7::text[] OR p.category = ANY($8::text[]))
+      ORDER BY p.geom <-> ST_SetSRID(ST_GeomFromGeoJSON($9), 4326) LIMIT $10
+    ), pool AS (
+      (SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country'
+        AND NOT (p.id = ANY($11::bigint[])) AND NOT (p.name = ANY($12::text[])) AND (p.geom && ST_MakeEnvelope($13, $14, $15, $16, 4326))
+       ORDER BY p.geom <-> ST_SetSRID(ST_GeomFromGeoJSON($17), 4326) LIMIT $18)
+      UNION
+      SELECT id FROM tagged
+      UNION
+      (SELECT s.id FROM (
+         SELECT p.id, p.embedding, p.embedding_model, (p.geom && ST_MakeEnvelope($19, $20, $21, $22, 4326)) AS in_window FROM places p WHERE (SELECT count(*) FROM tagged) < $23 AND p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country'
+        AND NOT (p.id = ANY($24::bigint[])) AND NOT (p.name = ANY($25::text[]))
+         ORDER BY p.geom <-> ST_SetSRID(ST_GeomFromGeoJSON($26), 4326) LIMIT $27) AS s
+       WHERE s.in_window AND s.embedding_model = $28
+       ORDER BY s.embedding <=> $29::vector LIMIT $30)
+    ), measured AS MATERIALIZED (
+      SELECT p.id, ARRAY[(CASE WHEN p.tag_tokens @> ARRAY[$31]::text[] THEN 0 ELSE ST_Distance(ST_Affine(p.geom, $32, 0, 0, $33, 0, 0), ST_SetSRID(ST_GeomFromGeoJSON($34), 4326)) END)]::float8[] AS distances
+      FROM places p JOIN pool USING (id)
+    ), candidates AS (
+      SELECT p.id, p.source_id, p.name, p.category, NULL::text AS description, p.geom,
+             m.distances, m.distances[1] AS d0,
+             ARRAY[(p.tag_tokens @> ARRAY[$35]::text[] OR (NOT (p.tags ? 'country_code') AND ST_Intersects(p.geom, ST_SetSRID(ST_GeomFromGeoJSON($36), 4326)) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($37), 4326))))]::boolean[] AS satisfied,
+             m.id IN (SELECT id FROM tagged) AS tag_match,
+             CASE WHEN p.embedding_model = $38 THEN 1 - (p.embedding <=> $39::vector) END AS sem_sim,
+             CASE WHEN p.embedding_model = $40 THEN 1 - (p.embedding <=> $41::vector) END AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+      FROM measured m JOIN places p USING (id)
+      WHERE m.distances[1] <= $42
+      ORDER BY ((p.tag_tokens @> ARRAY[$43]::text[] OR (NOT (p.tags ? 'country_code') AND ST_Intersects(p.geom, ST_SetSRID(ST_GeomFromGeoJSON($44), 4326)) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($45), 4326))))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
+      LIMIT $46
+    )
+    SELECT id, source_id, name, category, description,
+           ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
+    FROM candidates
+-- parameters: [[950],["Square Park"],-73.98679205203106,40.750642533936656,-73.97920794796893,40.75635746606335,["amenity=cafe"],["cafe"],"{\"type\":\"Point\",\"coordinates\":[-73.983,40.7535]}",200,[950],["Square Park"],-73.98679205203106,40.750642533936656,-73.97920794796893,40.75635746606335,"{\"type\":\"Point\",\"coordinates\":[-73.983,40.7535]}",100,-73.985,40.752,-73.981,40.755,25,[950],["Square Park"],"{\"type\":\"Point\",\"coordinates\":[-73.983,40.7535]}",600,"test-model","[1,0,0]",150,"country_code=QQ",84233.06517926088,111195.08023353292,"{\"type\":\"Polygon\",\"coordinates\":[[[-6231983.327287616,4531421.909676934],[-6231646.395026899,4531421.909676934],[-6231646.395026899,4531755.494917635],[-6231983.327287616,4531755.494917635],[-6231983.327287616,4531421.909676934]]]}","country_code=QQ","{\"type\":\"Polygon\",\"coordinates\":[[[-73.985,40.752],[-73.981,40.752],[-73.981,40.755],[-73.985,40.755],[-73.985,40.752]]]}","{\"type\":\"Polygon\",\"coordinates\":[[[-73.985,40.752],[-73.981,40.752],[-73.981,40.755],[-73.985,40.755],[-73.985,40.752]]]}","test-model","[1,0,0]","test-model","[0,1,0]",150,"country_code=QQ","{\"type\":\"Polygon\",\"coordinates\":[[[-73.985,40.752],[-73.981,40.752],[-73.981,40.755],[-73.985,40.755],[-73.985,40.752]]]}","{\"type\":\"Polygon\",\"coordinates\":[[[-73.985,40.752],[-73.981,40.752],[-73.981,40.755],[-73.985,40.755],[-73.985,40.752]]]}",400]
+
+-- tagged pool alone, rare targets
+
+    WITH tagged AS MATERIALIZED (
+      SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country'
+        AND NOT (p.id = ANY($1::bigint[])) AND NOT (p.name = ANY($2::text[])) AND (p.tag_tokens && $3::text[] OR p.category = ANY($4::text[])) AND ((p.geom && ST_MakeEnvelope($5, $6, $7, $8, 4326))) IS TRUE
+      ORDER BY ST_Distance(p.geom, ST_Simplify(ST_SetSRID(ST_GeomFromGeoJSON($9), 4326), $10, true)) LIMIT $11
+    ), pool AS (
+      SELECT id FROM tagged
+    ), measured AS MATERIALIZED (
+      SELECT p.id, ARRAY[(CASE WHEN p.tag_tokens @> ARRAY[$12]::text[] THEN 0 ELSE ST_Distance(ST_Affine(p.geom, $13, 0, 0, $14, 0, 0), ST_SetSRID(ST_GeomFromGeoJSON($15), 4326)) END)]::float8[] AS distances
+      FROM places p JOIN pool USING (id)
+    ), candidates AS (
+      SELECT p.id, p.source_id, p.name, p.category, NULL::text AS description, p.geom,
+             m.distances, m.distances[1] AS d0,
+             ARRAY[(p.tag_tokens @> ARRAY[$16]::text[] OR (NOT (p.tags ? 'country_code') AND ST_Intersects(p.geom, ST_SetSRID(ST_GeomFromGeoJSON($17), 4326)) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($18), 4326))))]::boolean[] AS satisfied,
+             m.id IN (SELECT id FROM tagged) AS tag_match,
+             CASE WHEN p.embedding_model = $19 THEN 1 - (p.embedding <=> $20::vector) END AS sem_sim,
+             CASE WHEN p.embedding_model = $21 THEN 1 - (p.embedding <=> $22::vector) END AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+      FROM measured m JOIN places p USING (id)
+      WHERE m.distances[1] <= $23
+      ORDER BY ((p.tag_tokens @> ARRAY[$24]::text[] OR (NOT (p.tags ? 'country_code') AND ST_Intersects(p.geom, ST_SetSRID(ST_GeomFromGeoJSON($25), 4326)) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($26), 4326))))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
+      LIMIT $27
+    )
+    SELECT id, source_id, name, category, description,
+           ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
+    FROM candidates
+-- parameters: [[950],["Square Park"],["amenity=cafe"],["cafe"],-73.98679205203106,40.750642533936656,-73.97920794796893,40.75635746606335,"{\"type\":\"Polygon\",\"coordinates\":[[[-73.985,40.752],[-73.981,40.752],[-73.981,40.755],[-73.985,40.755],[-73.985,40.752]]]}",0.00001,200,"country_code=QQ",84233.06517926088,111195.08023353292,"{\"type\":\"Polygon\",\"coordinates\":[[[-6231983.327287616,4531421.909676934],[-6231646.395026899,4531421.909676934],[-6231646.395026899,4531755.494917635],[-6231983.327287616,4531755.494917635],[-6231983.327287616,4531421.909676934]]]}","country_code=QQ","{\"type\":\"Polygon\",\"coordinates\":[[[-73.985,40.752],[-73.981,40.752],[-73.981,40.755],[-73.985,40.755],[-73.985,40.752]]]}","{\"type\":\"Polygon\",\"coordinates\":[[[-73.985,40.752],[-73.981,40.752],[-73.981,40.755],[-73.985,40.755],[-73.985,40.752]]]}","test-model","[1,0,0]","test-model","[0,1,0]",150,"country_code=QQ","{\"type\":\"Polygon\",\"coordinates\":[[[-73.985,40.752],[-73.981,40.752],[-73.981,40.755],[-73.985,40.755],[-73.985,40.752]]]}","{\"type\":\"Polygon\",\"coordinates\":[[[-73.985,40.752],[-73.981,40.752],[-73.981,40.755],[-73.985,40.755],[-73.985,40.752]]]}",400]
+
+-- all pools, without query vectors
+
+    WITH tagged AS MATERIALIZED (
+      SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country'
+        AND NOT (p.id = ANY($1::bigint[])) AND NOT (p.name = ANY($2::text[])) AND (p.geom && ST_MakeEnvelope($3, $4, $5, $6, 4326)) AND (p.tag_tokens && $7::text[] OR p.category = ANY($8::text[]))
+      ORDER BY p.geom <-> ST_SetSRID(ST_GeomFromGeoJSON($9), 4326) LIMIT $10
+    ), pool AS (
+      (SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country'
+        AND NOT (p.id = ANY($11::bigint[])) AND NOT (p.name = ANY($12::text[])) AND (p.geom && ST_MakeEnvelope($13, $14, $15, $16, 4326))
+       ORDER BY p.geom <-> ST_SetSRID(ST_GeomFromGeoJSON($17), 4326) LIMIT $18)
+      UNION
+      SELECT id FROM tagged
+      
+    ), measured AS MATERIALIZED (
+      SELECT p.id, ARRAY[(CASE WHEN p.tag_tokens @> ARRAY[$19]::text[] THEN 0 ELSE ST_Distance(ST_Affine(p.geom, $20, 0, 0, $21, 0, 0), ST_SetSRID(ST_GeomFromGeoJSON($22), 4326)) END)]::float8[] AS distances
+      FROM places p JOIN pool USING (id)
+    ), candidates AS (
+      SELECT p.id, p.source_id, p.name, p.category, p.description AS description, p.geom,
+             m.distances, m.distances[1] AS d0,
+             ARRAY[(p.tag_tokens @> ARRAY[$23]::text[] OR (NOT (p.tags ? 'country_code') AND ST_Intersects(p.geom, ST_SetSRID(ST_GeomFromGeoJSON($24), 4326)) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($25), 4326))))]::boolean[] AS satisfied,
+             m.id IN (SELECT id FROM tagged) AS tag_match,
+             NULL::float8 AS sem_sim,
+             NULL::float8 AS spa_sim,
+             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+      FROM measured m JOIN places p USING (id)
+      WHERE m.distances[1] <= $26
+      ORDER BY ((p.tag_tokens @> ARRAY[$27]::text[] OR (NOT (p.tags ? 'country_code') AND ST_Intersects(p.geom, ST_SetSRID(ST_GeomFromGeoJSON($28), 4326)) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($29), 4326))))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
+      LIMIT $30
+    )
+    SELECT id, source_id, name, category, description,
+           ST_XMin(geom) AS x0, ST_YMin(geom) AS y0, ST_XMax(geom) AS x1, ST_YMax(geom) AS y1,
+           distances, satisfied, tag_match, sem_sim, spa_sim, population, (SELECT count(*) FROM tagged)::int AS tagged_n
+    FROM candidates
+-- parameters: [[950],["Square Park"],-73.98679205203106,40.750642533936656,-73.97920794796893,40.75635746606335,["amenity=cafe"],["cafe"],"{\"type\":\"Point\",\"coordinates\":[-73.983,40.7535]}",200,[950],["Square Park"],-73.98679205203106,40.750642533936656,-73.97920794796893,40.75635746606335,"{\"type\":\"Point\",\"coordinates\":[-73.983,40.7535]}",100,"country_code=QQ",84233.06517926088,111195.08023353292,"{\"type\":\"Polygon\",\"coordinates\":[[[-6231983.327287616,4531421.909676934],[-6231646.395026899,4531421.909676934],[-6231646.395026899,4531755.494917635],[-6231983.327287616,4531755.494917635],[-6231983.327287616,4531421.909676934]]]}","country_code=QQ","{\"type\":\"Polygon\",\"coordinates\":[[[-73.985,40.752],[-73.981,40.752],[-73.981,40.755],[-73.985,40.755],[-73.985,40.752]]]}","{\"type\":\"Polygon\",\"coordinates\":[[[-73.985,40.752],[-73.981,40.752],[-73.981,40.755],[-73.985,40.755],[-73.985,40.752]]]}",150,"country_code=QQ","{\"type\":\"Polygon\",\"coordinates\":[[[-73.985,40.752],[-73.981,40.752],[-73.981,40.755],[-73.985,40.755],[-73.985,40.752]]]}","{\"type\":\"Polygon\",\"coordinates\":[[[-73.985,40.752],[-73.981,40.752],[-73.981,40.755],[-73.985,40.755],[-73.985,40.752]]]}",400]
