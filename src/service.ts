@@ -11,7 +11,7 @@ import { openReplicaReads, ReplicaSet } from './db/replicas.ts';
 import type { Lifecycle } from './http/health/health.index.ts';
 import type { AppEnv } from './http/openapi-app.ts';
 import { createConfiguredEmbedder } from './embedding/configured.ts';
-import { hasPlaces, importMissingCatalogs, loadSeedPlaces } from './ingest/seed.ts';
+import { fillMissingLandBorders, hasPlaces, importMissingCatalogs, loadSeedPlaces } from './ingest/seed.ts';
 import { buildVectorIndex, hasVectorIndex } from './ingest/load-indexes.ts';
 import { seedSet } from '../seed/index.ts';
 import { terminalProgress } from './cli/progress.ts';
@@ -191,8 +191,9 @@ async function seedEmptyDatabase(database: DatabaseHandle, embedder: Embedder, s
 
 /**
  * The rest of a first start, after the port is open (the single embedded connection serves the questions
- * between its steps): the vector index of places when missing, then the seed's tool catalogs not loaded yet.
- * Both steps are checked on every start, so an interrupted first start completes on the next one.
+ * between its steps): the vector index of places when missing, the land borders of seeded areas that lack them,
+ * then the seed's tool catalogs not loaded yet. Each step is checked on every start, so an interrupted first
+ * start completes on the next one.
  */
 async function finishFirstStart(database: DatabaseHandle, embedder: Embedder, seed: Config['SEED'], log: Logger, lifecycle: Lifecycle): Promise<void> {
   const set = seedSet(seed);
@@ -205,6 +206,8 @@ async function finishFirstStart(database: DatabaseHandle, embedder: Embedder, se
     log.info({ ms: Math.round(performance.now() - started) }, 'vector index of places built');
   }
   if (set) {
+    const borders = await fillMissingLandBorders(database.db, set.places);
+    if (borders > 0) log.info({ borders }, 'land borders of the seeded areas written');
     const started = performance.now();
     progress?.features(0, performance.now() - started, 'catalogs');
     lifecycle.finishing = 'importing the EO tool catalogs';

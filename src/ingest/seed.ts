@@ -46,6 +46,23 @@ export async function loadSeedPlaces(db: Db, embedder: Embedder, set: SeedPlaces
   if (options.timings) options.timings.landBorders = performance.now() - started;
 }
 
+/**
+ * Writes the land borders of a seed's sources whose areas are in but whose borders are not: a database seeded
+ * before borders were stored would otherwise measure "near the border" to the coast. Checked on every start;
+ * returns the number of borders written.
+ */
+export async function fillMissingLandBorders(db: Db, groups: SeedPlaces['places']): Promise<number> {
+  let written = 0;
+  for (const group of groups) {
+    if (!group.landBorders) continue;
+    const { rows } = await sql<{ areas: boolean; borders: boolean }>`
+      SELECT EXISTS (SELECT 1 FROM places WHERE source = ${group.source}) AS areas,
+             EXISTS (SELECT 1 FROM land_borders WHERE source = ${group.source}) AS borders`.execute(db);
+    if (rows[0]!.areas && !rows[0]!.borders) written += await writeLandBorders(db, group.source, group.landBorders());
+  }
+  return written;
+}
+
 function* allPlaces(groups: SeedPlaces['places']): Generator<PlaceFeature> {
   for (const group of groups) yield* group.features();
 }
