@@ -136,13 +136,14 @@ function summary(plan: SpatialPlan, shown: RankedCandidate[], refs: ResolvedRefe
  */
 function byPopulation(plan: SpatialPlan, fitting: RankedCandidate[], where: string, what: string, ofTotal: string | undefined): string {
   const largest = plan.order?.direction !== 'asc';
-  const people = (c: RankedCandidate) => (c.population ?? 0).toLocaleString('en-US');
+  // Places without a population are listed last, and only when the question did not ask for the order.
+  const people = (c: RankedCandidate) => c.population?.toLocaleString('en-US');
   if (plan.lang === 'zh') {
-    const list = fitting.map((c) => `${c.name}（${people(c)}人）`).join('、');
+    const list = fitting.map((c) => `${c.name}（${people(c) ? `${people(c)}人` : '人口不详'}）`).join('、');
     const count = fitting.length > 1 ? `${fitting.length}个` : '';
     return `${where}人口${largest ? '最多' : '最少'}的${count}${what}${ofTotal ? `（共 ${ofTotal} 个）` : ''}：${list}。`;
   }
-  const list = fitting.map((c, i) => `${fitting.length > 1 ? `${i + 1}. ` : ''}${c.name} (population ${people(c)})`).join('; ');
+  const list = fitting.map((c, i) => `${fitting.length > 1 ? `${i + 1}. ` : ''}${c.name} (population ${people(c) ?? 'unknown'})`).join('; ');
   const count = fitting.length > 1 ? `${fitting.length} ` : '';
   return `The ${count}${largest ? 'largest' : 'smallest'} ${what} ${where}${ofTotal ? ` (of ${ofTotal})` : ''}: ${list}.`;
 }

@@ -327,9 +327,11 @@ export function assemble(input: AssembleInput): SpatialPlan {
   if (parse.implicit) confidence -= 0.15;
   if (notes.some((n) => /not supported|ignored/.test(n))) confidence -= 0.2;
   confidence = Math.round(clamp(confidence, 0, 1) * 100) / 100;
-  const byPopulation = populationOrder(parse, targets, text, lang);
-  if (parse.order && !byPopulation) notes.push('a superlative of size of places without a population: not supported, ignored');
-  if (byPopulation) notes.push(`ordered by population, ${byPopulation.direction === 'desc' ? 'largest' : 'smallest'} first${byPopulation.k ? `, k=${byPopulation.k}` : ''}`);
+  const said = populationOrder(parse, targets, text, lang);
+  if (parse.order && !said) notes.push('a superlative of size of places without a population: not supported, ignored');
+  if (said) notes.push(`ordered by population, ${said.direction === 'desc' ? 'largest' : 'smallest'} first${said.k ? `, k=${said.k}` : ''}`);
+  const byPopulation = said ?? settlementsOfAreas(constraints, targets);
+  if (!said && byPopulation) notes.push('settlements of an area, nothing else to order them by: the most populous first');
   const population = minPopulation(text);
   if (population !== undefined) notes.push(`population at least ${population}`);
 
@@ -357,12 +359,22 @@ export function assemble(input: AssembleInput): SpatialPlan {
 function populationOrder(parse: SpatialParse, targets: TargetResult, text: string, lang: 'en' | 'zh'): PopulationOrder | undefined {
   const said = parse.order;
   if (!said) return undefined;
-  const settlement = targets.concepts.some((id) => poiConceptById.get(id)?.tags.some(([key]) => key === 'place'));
-  if (!said.population && !settlement) return undefined;
+  if (!said.population && !isSettlement(targets)) return undefined;
   const plural = lang === 'zh' ? ZH_PLURAL.test(text) : targets.plural;
   const k = said.k ?? (plural || targets.concepts.length === 0 ? undefined : 1);
   return { by: 'population', direction: said.direction, ...(k !== undefined ? { k: clamp(k, 1, K_MAX) } : {}) };
 }
+
+/**
+ * "Cities in Japan", "法国的城市": settlements asked for only by the areas that hold them. Each is at distance 0
+ * from the area, so nearness orders nothing; a gazetteer lists the most populous first, and so does the answer.
+ */
+function settlementsOfAreas(constraints: readonly Constraint[], targets: TargetResult): PopulationOrder | undefined {
+  if (constraints.length === 0 || !constraints.every((c) => c.fn === 'inside' && !c.negated)) return undefined;
+  return isSettlement(targets) ? { by: 'population', direction: 'desc', assumed: true } : undefined;
+}
+
+const isSettlement = (targets: TargetResult) => targets.concepts.some((id) => poiConceptById.get(id)?.tags.some(([key]) => key === 'place'));
 
 /** Chinese says plural with a question word or a measure of many ("哪些城市", "几个", "一些"). */
 const ZH_PLURAL = /哪些|几个|几座|一些|多个|列出|列举|所有|各个/u;

@@ -169,6 +169,10 @@ export const PopulationOrderSchema = z
       .max(K_MAX)
       .optional()
       .describe('How many the question asks for ("the 5 largest": 5, "the largest city": 1); unset: as many as the answer shows.'),
+    assumed: z
+      .boolean()
+      .optional()
+      .describe('True when the question did not ask for this order ("cities in Japan"): places without a population stay, listed last.'),
   })
   .describe(
     'The places satisfying the constraints ordered by their population (the world seed\'s cities carry one): ' +

@@ -98,7 +98,8 @@ async function expectCitiesAround(question: string, name: string, countryCode: s
 
 /** "the 5 best of 165" -> { n: 165, atLeast: false }; "of 200+" -> atLeast. Chinese: "共 165 处". */
 function tally(answer: string): { n: number; atLeast: boolean } | undefined {
-  const m = /best of (\d+)(\+?)/.exec(answer) ?? /共 (\d+)(\+?) 处/.exec(answer);
+  // "the 5 best of 12", "(of 12)" after a population order; "共 12 处" / "共 12 个".
+  const m = /(?:best of|\(of) (\d+)(\+?)/.exec(answer) ?? /共 (\d+)(\+?) [处个]/.exec(answer);
   return m ? { n: Number(m[1]), atLeast: m[2] === '+' } : undefined;
 }
 
@@ -337,6 +338,13 @@ describe(`first run: default seed, then questions over HTTP checked against SQL 
       const body = await askHttp('the four biggest cities in Brazil');
       expect(body.candidates.map((c) => c.id)).toEqual(await largestInside('BR', 4));
       expect(body.answer).toMatch(/^The 4 largest cities in Brazil/);
+    });
+
+    it('"意大利的城市有哪些" (no order said): the cities of Italy, the most populous first', async () => {
+      const body = await askHttp('意大利的城市有哪些');
+      expect(body.candidates.length).toBeGreaterThan(2);
+      expect(body.candidates.map((c) => c.id)).toEqual(await largestInside('IT', body.candidates.length));
+      expect(body.answer).not.toMatch(/0米/);
     });
 
     it('"the 3 most populous cities in Brazil": a coastal city of its code outside the coarse outline is listed', async () => {

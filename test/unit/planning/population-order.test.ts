@@ -27,6 +27,14 @@ describe('population order: superlatives of size and population', () => {
     expect(findPopulationOrderZh('附近的大城市')).toBeUndefined();
   });
 
+  it('assumes the most populous first for settlements asked for only by the area that holds them', () => {
+    expect(planOffline('what towns are there in Chile').order).toEqual({ by: 'population', direction: 'desc', assumed: true });
+    expect(planOffline('智利的城市有哪些').order).toEqual({ by: 'population', direction: 'desc', assumed: true });
+    // A distance orders them, and other kinds of place have no population to order by.
+    expect(planOffline('towns within 30 km of Valparaíso').order).toBeUndefined();
+    expect(planOffline('museums in Chile').order).toBeUndefined();
+  });
+
   it('puts the order in the plan when it is said of settlements, k=1 for a singular kind', () => {
     const four = planOffline('the four biggest towns in Canada');
     expect(four.order).toEqual({ by: 'population', direction: 'desc', k: 4 });
