@@ -55,10 +55,10 @@ export async function fillMissingLandBorders(db: Db, groups: SeedPlaces['places'
   let written = 0;
   for (const group of groups) {
     if (!group.landBorders) continue;
-    const { rows } = await sql<{ areas: boolean; borders: boolean }>`
-      SELECT EXISTS (SELECT 1 FROM places WHERE source = ${group.source}) AS areas,
-             EXISTS (SELECT 1 FROM land_borders WHERE source = ${group.source}) AS borders`.execute(db);
-    if (rows[0]!.areas && !rows[0]!.borders) written += await writeLandBorders(db, group.source, group.landBorders());
+    // Two statements: under Citus, places is distributed and land_borders a local table of the coordinator.
+    const areas = await sql`SELECT 1 FROM places WHERE source = ${group.source} LIMIT 1`.execute(db);
+    const borders = await sql`SELECT 1 FROM land_borders WHERE source = ${group.source} LIMIT 1`.execute(db);
+    if (areas.rows.length > 0 && borders.rows.length === 0) written += await writeLandBorders(db, group.source, group.landBorders());
   }
   return written;
 }
