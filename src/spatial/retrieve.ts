@@ -368,7 +368,7 @@ export function buildRetrievalQuery(input: RetrieveInput) {
              m.id IN (SELECT id FROM tagged) AS tag_match,
              ${similarity(input.semanticVector)} AS sem_sim,
              ${similarity(input.spatialVector)} AS spa_sim,
-             ${POPULATION_SQL} AS population
+             ${plan.order || plan.minPopulation !== undefined ? POPULATION_SQL : sql`NULL::bigint`} AS population
       FROM measured m JOIN places p USING (id)
       WHERE ${measuredInWindow}${inShards}
       ORDER BY ${order}

@@ -24,7 +24,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $155 THEN 1 - (p.embedding <=> $156::vector) END AS sem_sim,
              CASE WHEN p.embedding_model = $157 THEN 1 - (p.embedding <=> $158::vector) END AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $159
       ORDER BY ((m.distances[1] <= $160)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
@@ -54,7 +54,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $56 THEN 1 - (p.embedding <=> $57::vector) END AS sem_sim,
              CASE WHEN p.embedding_model = $58 THEN 1 - (p.embedding <=> $59::vector) END AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $60
       ORDER BY ((m.distances[1] <= $61)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
@@ -89,7 +89,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              NULL::float8 AS sem_sim,
              NULL::float8 AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $105
       ORDER BY ((m.distances[1] <= $106)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id

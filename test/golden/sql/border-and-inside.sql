@@ -27,7 +27,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $52 THEN 1 - (p.embedding <=> $53::vector) END AS sem_sim,
              CASE WHEN p.embedding_model = $54 THEN 1 - (p.embedding <=> $55::vector) END AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $56 AND m.distances[2] <= $57
       ORDER BY (ST_DWithin(ST_Affine(p.geom, $58, 0, 0, $59, 0, 0), ST_SetSRID(ST_GeomFromGeoJSON($60), 4326), $61) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($62), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
@@ -57,7 +57,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $28 THEN 1 - (p.embedding <=> $29::vector) END AS sem_sim,
              CASE WHEN p.embedding_model = $30 THEN 1 - (p.embedding <=> $31::vector) END AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $32 AND m.distances[2] <= $33
       ORDER BY (ST_DWithin(ST_Affine(p.geom, $34, 0, 0, $35, 0, 0), ST_SetSRID(ST_GeomFromGeoJSON($36), 4326), $37) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($38), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
@@ -92,7 +92,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              NULL::float8 AS sem_sim,
              NULL::float8 AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $40 AND m.distances[2] <= $41
       ORDER BY (ST_DWithin(ST_Affine(p.geom, $42, 0, 0, $43, 0, 0), ST_SetSRID(ST_GeomFromGeoJSON($44), 4326), $45) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($46), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id

@@ -24,7 +24,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $82 THEN 1 - (p.embedding <=> $83::vector) END AS sem_sim,
              CASE WHEN p.embedding_model = $84 THEN 1 - (p.embedding <=> $85::vector) END AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $86
       ORDER BY (ST_DWithin(ST_Affine(p.geom, $87, 0, 0, $88, 0, 0), ST_SetSRID(ST_GeomFromGeoJSON($89), 4326), $90)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
@@ -54,7 +54,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $35 THEN 1 - (p.embedding <=> $36::vector) END AS sem_sim,
              CASE WHEN p.embedding_model = $37 THEN 1 - (p.embedding <=> $38::vector) END AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $39
       ORDER BY (ST_DWithin(ST_Affine(p.geom, $40, 0, 0, $41, 0, 0), ST_SetSRID(ST_GeomFromGeoJSON($42), 4326), $43)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
@@ -89,7 +89,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              NULL::float8 AS sem_sim,
              NULL::float8 AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $60
       ORDER BY (ST_DWithin(ST_Affine(p.geom, $61, 0, 0, $62, 0, 0), ST_SetSRID(ST_GeomFromGeoJSON($63), 4326), $64)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id

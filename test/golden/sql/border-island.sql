@@ -21,7 +21,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $18 THEN 1 - (p.embedding <=> $19::vector) END AS sem_sim,
              CASE WHEN p.embedding_model = $20 THEN 1 - (p.embedding <=> $21::vector) END AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $22
       ORDER BY (ST_DWithin(p.geog, ST_SetSRID(ST_GeomFromGeoJSON($23), 4326)::geography, $24, false)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
@@ -51,7 +51,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $12 THEN 1 - (p.embedding <=> $13::vector) END AS sem_sim,
              CASE WHEN p.embedding_model = $14 THEN 1 - (p.embedding <=> $15::vector) END AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $16
       ORDER BY (ST_DWithin(p.geog, ST_SetSRID(ST_GeomFromGeoJSON($17), 4326)::geography, $18, false)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
@@ -86,7 +86,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              NULL::float8 AS sem_sim,
              NULL::float8 AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $18
       ORDER BY (ST_DWithin(p.geog, ST_SetSRID(ST_GeomFromGeoJSON($19), 4326)::geography, $20, false)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id

@@ -27,7 +27,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $59 THEN 1 - (p.embedding <=> $60::vector) END AS sem_sim,
              CASE WHEN p.embedding_model = $61 THEN 1 - (p.embedding <=> $62::vector) END AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $63 AND m.distances[2] <= $64
       ORDER BY (ST_DWithin(ST_Affine(p.geom, $65, 0, 0, $66, 0, 0), ST_SetSRID(ST_GeomFromGeoJSON($67), 4326), $68) AND (p.tag_tokens @> ARRAY[$69]::text[] OR (NOT (p.tags ? 'country_code') AND ST_Intersects(p.geom, ST_SetSRID(ST_GeomFromGeoJSON($70), 4326)) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($71), 4326))))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
@@ -57,7 +57,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $33 THEN 1 - (p.embedding <=> $34::vector) END AS sem_sim,
              CASE WHEN p.embedding_model = $35 THEN 1 - (p.embedding <=> $36::vector) END AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $37 AND m.distances[2] <= $38
       ORDER BY (ST_DWithin(ST_Affine(p.geom, $39, 0, 0, $40, 0, 0), ST_SetSRID(ST_GeomFromGeoJSON($41), 4326), $42) AND (p.tag_tokens @> ARRAY[$43]::text[] OR (NOT (p.tags ? 'country_code') AND ST_Intersects(p.geom, ST_SetSRID(ST_GeomFromGeoJSON($44), 4326)) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($45), 4326))))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
@@ -92,7 +92,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              NULL::float8 AS sem_sim,
              NULL::float8 AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $47 AND m.distances[2] <= $48
       ORDER BY (ST_DWithin(ST_Affine(p.geom, $49, 0, 0, $50, 0, 0), ST_SetSRID(ST_GeomFromGeoJSON($51), 4326), $52) AND (p.tag_tokens @> ARRAY[$53]::text[] OR (NOT (p.tags ? 'country_code') AND ST_Intersects(p.geom, ST_SetSRID(ST_GeomFromGeoJSON($54), 4326)) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($55), 4326))))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id

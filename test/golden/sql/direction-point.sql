@@ -27,7 +27,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $42 THEN 1 - (p.embedding <=> $43::vector) END AS sem_sim,
              CASE WHEN p.embedding_model = $44 THEN 1 - (p.embedding <=> $45::vector) END AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $46
       ORDER BY ((m.distances[1] <= $47 AND m.distances[1] > 0 AND coalesce(cos(ST_Azimuth(ST_ClosestPoint(ST_SetSRID(ST_GeomFromGeoJSON($48), 4326), ST_Affine(ST_PointOnSurface(p.geom), $49, 0, 0, $50, 0, 0)), ST_Affine(ST_PointOnSurface(p.geom), $51, 0, 0, $52, 0, 0)) - $53) >= $54, false))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
@@ -57,7 +57,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $22 THEN 1 - (p.embedding <=> $23::vector) END AS sem_sim,
              CASE WHEN p.embedding_model = $24 THEN 1 - (p.embedding <=> $25::vector) END AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $26
       ORDER BY ((m.distances[1] <= $27 AND m.distances[1] > 0 AND coalesce(cos(ST_Azimuth(ST_ClosestPoint(ST_SetSRID(ST_GeomFromGeoJSON($28), 4326), ST_Affine(ST_PointOnSurface(p.geom), $29, 0, 0, $30, 0, 0)), ST_Affine(ST_PointOnSurface(p.geom), $31, 0, 0, $32, 0, 0)) - $33) >= $34, false))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
@@ -92,7 +92,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              NULL::float8 AS sem_sim,
              NULL::float8 AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $30
       ORDER BY ((m.distances[1] <= $31 AND m.distances[1] > 0 AND coalesce(cos(ST_Azimuth(ST_ClosestPoint(ST_SetSRID(ST_GeomFromGeoJSON($32), 4326), ST_Affine(ST_PointOnSurface(p.geom), $33, 0, 0, $34, 0, 0)), ST_Affine(ST_PointOnSurface(p.geom), $35, 0, 0, $36, 0, 0)) - $37) >= $38, false))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id

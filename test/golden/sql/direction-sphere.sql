@@ -27,7 +27,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $36 THEN 1 - (p.embedding <=> $37::vector) END AS sem_sim,
              CASE WHEN p.embedding_model = $38 THEN 1 - (p.embedding <=> $39::vector) END AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $40
       ORDER BY ((m.distances[1] <= $41 AND m.distances[1] > 0 AND coalesce(cos(ST_Azimuth(ST_ClosestPoint(ST_SetSRID(ST_GeomFromGeoJSON($42), 4326), ST_PointOnSurface(p.geom))::geography, ST_PointOnSurface(p.geom)::geography) - $43) >= $44, false))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
@@ -57,7 +57,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $16 THEN 1 - (p.embedding <=> $17::vector) END AS sem_sim,
              CASE WHEN p.embedding_model = $18 THEN 1 - (p.embedding <=> $19::vector) END AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $20
       ORDER BY ((m.distances[1] <= $21 AND m.distances[1] > 0 AND coalesce(cos(ST_Azimuth(ST_ClosestPoint(ST_SetSRID(ST_GeomFromGeoJSON($22), 4326), ST_PointOnSurface(p.geom))::geography, ST_PointOnSurface(p.geom)::geography) - $23) >= $24, false))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
@@ -92,7 +92,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              NULL::float8 AS sem_sim,
              NULL::float8 AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $24
       ORDER BY ((m.distances[1] <= $25 AND m.distances[1] > 0 AND coalesce(cos(ST_Azimuth(ST_ClosestPoint(ST_SetSRID(ST_GeomFromGeoJSON($26), 4326), ST_PointOnSurface(p.geom))::geography, ST_PointOnSurface(p.geom)::geography) - $27) >= $28, false))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id

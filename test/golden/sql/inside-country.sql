@@ -27,7 +27,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $38 THEN 1 - (p.embedding <=> $39::vector) END AS sem_sim,
              CASE WHEN p.embedding_model = $40 THEN 1 - (p.embedding <=> $41::vector) END AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $42
       ORDER BY ((p.tag_tokens @> ARRAY[$43]::text[] OR (NOT (p.tags ? 'country_code') AND ST_Intersects(p.geom, ST_SetSRID(ST_GeomFromGeoJSON($44), 4326)) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($45), 4326))))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
@@ -57,7 +57,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $19 THEN 1 - (p.embedding <=> $20::vector) END AS sem_sim,
              CASE WHEN p.embedding_model = $21 THEN 1 - (p.embedding <=> $22::vector) END AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $23
       ORDER BY ((p.tag_tokens @> ARRAY[$24]::text[] OR (NOT (p.tags ? 'country_code') AND ST_Intersects(p.geom, ST_SetSRID(ST_GeomFromGeoJSON($25), 4326)) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($26), 4326))))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
@@ -92,7 +92,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              NULL::float8 AS sem_sim,
              NULL::float8 AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $26
       ORDER BY ((p.tag_tokens @> ARRAY[$27]::text[] OR (NOT (p.tags ? 'country_code') AND ST_Intersects(p.geom, ST_SetSRID(ST_GeomFromGeoJSON($28), 4326)) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($29), 4326))))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id

@@ -27,7 +27,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $34 THEN 1 - (p.embedding <=> $35::vector) END AS sem_sim,
              CASE WHEN p.embedding_model = $36 THEN 1 - (p.embedding <=> $37::vector) END AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $38
       ORDER BY tag_match DESC, d0 ASC, p.source_id
@@ -57,7 +57,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $14 THEN 1 - (p.embedding <=> $15::vector) END AS sem_sim,
              CASE WHEN p.embedding_model = $16 THEN 1 - (p.embedding <=> $17::vector) END AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $18
       ORDER BY tag_match DESC, d0 ASC, p.source_id
@@ -92,7 +92,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              NULL::float8 AS sem_sim,
              NULL::float8 AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $22
       ORDER BY tag_match DESC, d0 ASC, p.source_id

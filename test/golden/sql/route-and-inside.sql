@@ -27,7 +27,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $39 THEN 1 - (p.embedding <=> $40::vector) END AS sem_sim,
              CASE WHEN p.embedding_model = $41 THEN 1 - (p.embedding <=> $42::vector) END AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $43 AND m.distances[2] <= $44
       ORDER BY ((m.distances[1] <= $45) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($46), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
@@ -57,7 +57,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $20 THEN 1 - (p.embedding <=> $21::vector) END AS sem_sim,
              CASE WHEN p.embedding_model = $22 THEN 1 - (p.embedding <=> $23::vector) END AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $24 AND m.distances[2] <= $25
       ORDER BY ((m.distances[1] <= $26) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($27), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
@@ -92,7 +92,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              NULL::float8 AS sem_sim,
              NULL::float8 AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $27 AND m.distances[2] <= $28
       ORDER BY ((m.distances[1] <= $29) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($30), 4326))) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id

@@ -27,7 +27,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $33 THEN 1 - (p.embedding <=> $34::vector) END AS sem_sim,
              CASE WHEN p.embedding_model = $35 THEN 1 - (p.embedding <=> $36::vector) END AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $37
       ORDER BY ((m.distances[1] <= $38)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
@@ -57,7 +57,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              CASE WHEN p.embedding_model = $13 THEN 1 - (p.embedding <=> $14::vector) END AS sem_sim,
              CASE WHEN p.embedding_model = $15 THEN 1 - (p.embedding <=> $16::vector) END AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $17
       ORDER BY ((m.distances[1] <= $18)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
@@ -92,7 +92,7 @@
              m.id IN (SELECT id FROM tagged) AS tag_match,
              NULL::float8 AS sem_sim,
              NULL::float8 AS spa_sim,
-             (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) AS population
+             NULL::bigint AS population
       FROM measured m JOIN places p USING (id)
       WHERE m.distances[1] <= $21
       ORDER BY ((m.distances[1] <= $22)) DESC, tag_match DESC, sem_sim DESC NULLS LAST, d0 ASC, p.source_id
