@@ -261,11 +261,11 @@ export function buildRetrievalQuery(input: RetrieveInput) {
   // A country's outline holds every place in it at distance 0: a candidate only when countries are asked for.
   const noCountries = plan.targets.categories.includes('country') ? sql`` : sql` AND coalesce(p.category, '') <> 'country'`;
   // "more than a million people", "the largest cities": the population tag, where a place has one (the world
-  // seed's cities); a population order the question asked for keeps only places that have one.
-  const hasPopulation = sql` AND (p.tags->>'population') ~ '^[0-9]{1,12}$'`;
+  // seed's cities); a population order the question asked for keeps only places that have one. The CASE of
+  // POPULATION_SQL tests the tag before casting it: the operands of AND may be evaluated in any order.
   const populous = plan.minPopulation !== undefined
-    ? sql`${hasPopulation} AND (p.tags->>'population')::bigint >= ${plan.minPopulation}`
-    : plan.order && !plan.order.assumed ? hasPopulation : sql``;
+    ? sql` AND ${POPULATION_SQL} >= ${plan.minPopulation}`
+    : plan.order && !plan.order.assumed ? sql` AND ${POPULATION_SQL} IS NOT NULL` : sql``;
   const candidate = sql<boolean>`p.name IS NOT NULL AND coalesce(p.category, '') <> 'street'${noCountries}${populous}
         AND NOT (p.id = ANY(${referencePlaceIds}::bigint[])) AND NOT (p.name = ANY(${referenceNames}::text[]))${inShards}`;
   const d = (i: number) => sql<number>`m.distances[${sql.raw(String(i + 1))}]`;

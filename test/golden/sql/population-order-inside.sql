@@ -1,18 +1,18 @@
 -- all pools, with query vectors
 
     WITH tagged AS MATERIALIZED (
-      SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country' AND (p.tags->>'population') ~ '^[0-9]{1,12}$'
+      SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country' AND (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) IS NOT NULL
         AND NOT (p.id = ANY($1::bigint[])) AND NOT (p.name = ANY($2::text[])) AND (p.geom && ST_MakeEnvelope($3, $4, $5, $6, 4326)) AND (p.tag_tokens && $7::text[] OR p.category = ANY($8::text[])) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($9), 4326))
       ORDER BY (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) DESC NULLS LAST, p.geom <-> ST_SetSRID(ST_GeomFromGeoJSON($10), 4326) LIMIT $11
     ), pool AS (
-      (SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country' AND (p.tags->>'population') ~ '^[0-9]{1,12}$'
+      (SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country' AND (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) IS NOT NULL
         AND NOT (p.id = ANY($12::bigint[])) AND NOT (p.name = ANY($13::text[])) AND (p.geom && ST_MakeEnvelope($14, $15, $16, $17, 4326)) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($18), 4326))
        ORDER BY (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) DESC NULLS LAST, p.geom <-> ST_SetSRID(ST_GeomFromGeoJSON($19), 4326) LIMIT $20)
       UNION
       SELECT id FROM tagged
       UNION
       (SELECT s.id FROM (
-         SELECT p.id, p.embedding, p.embedding_model, (p.geom && ST_MakeEnvelope($21, $22, $23, $24, 4326)) AS in_window FROM places p WHERE (SELECT count(*) FROM tagged) < $25 AND p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country' AND (p.tags->>'population') ~ '^[0-9]{1,12}$'
+         SELECT p.id, p.embedding, p.embedding_model, (p.geom && ST_MakeEnvelope($21, $22, $23, $24, 4326)) AS in_window FROM places p WHERE (SELECT count(*) FROM tagged) < $25 AND p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country' AND (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) IS NOT NULL
         AND NOT (p.id = ANY($26::bigint[])) AND NOT (p.name = ANY($27::text[]))
          ORDER BY p.geom <-> ST_SetSRID(ST_GeomFromGeoJSON($28), 4326) LIMIT $29) AS s
        WHERE s.in_window AND s.embedding_model = $30
@@ -42,7 +42,7 @@
 -- tagged pool alone, rare targets
 
     WITH tagged AS MATERIALIZED (
-      SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country' AND (p.tags->>'population') ~ '^[0-9]{1,12}$'
+      SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country' AND (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) IS NOT NULL
         AND NOT (p.id = ANY($1::bigint[])) AND NOT (p.name = ANY($2::text[])) AND (p.tag_tokens && $3::text[] OR p.category = ANY($4::text[])) AND ((p.geom && ST_MakeEnvelope($5, $6, $7, $8, 4326))) IS TRUE AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($9), 4326))
       ORDER BY (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) DESC NULLS LAST, p.geom <-> ST_SetSRID(ST_GeomFromGeoJSON($10), 4326) LIMIT $11
     ), pool AS (
@@ -72,11 +72,11 @@
 -- all pools, without query vectors
 
     WITH tagged AS MATERIALIZED (
-      SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country' AND (p.tags->>'population') ~ '^[0-9]{1,12}$'
+      SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country' AND (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) IS NOT NULL
         AND NOT (p.id = ANY($1::bigint[])) AND NOT (p.name = ANY($2::text[])) AND (p.geom && ST_MakeEnvelope($3, $4, $5, $6, 4326)) AND (p.tag_tokens && $7::text[] OR p.category = ANY($8::text[])) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($9), 4326))
       ORDER BY (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) DESC NULLS LAST, p.geom <-> ST_SetSRID(ST_GeomFromGeoJSON($10), 4326) LIMIT $11
     ), pool AS (
-      (SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country' AND (p.tags->>'population') ~ '^[0-9]{1,12}$'
+      (SELECT p.id FROM places p WHERE p.name IS NOT NULL AND coalesce(p.category, '') <> 'street' AND coalesce(p.category, '') <> 'country' AND (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) IS NOT NULL
         AND NOT (p.id = ANY($12::bigint[])) AND NOT (p.name = ANY($13::text[])) AND (p.geom && ST_MakeEnvelope($14, $15, $16, $17, 4326)) AND ST_Intersects(ST_PointOnSurface(p.geom), ST_SetSRID(ST_GeomFromGeoJSON($18), 4326))
        ORDER BY (CASE WHEN (p.tags->>'population') ~ '^[0-9]{1,12}$' THEN (p.tags->>'population')::bigint END) DESC NULLS LAST, p.geom <-> ST_SetSRID(ST_GeomFromGeoJSON($19), 4326) LIMIT $20)
       UNION
