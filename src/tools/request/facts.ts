@@ -6,6 +6,7 @@
 import { glossChinese } from '../../lexicon/zh-gloss.ts';
 import { conceptInfo, functionInfo, matchForms, normalizeForMatch, productInfo, productSatisfies, type FormMatch } from '../knowledge/index.ts';
 import { CONCEPT_TUNING, WORD_SENSE, conceptCloseness, conceptsOfWords, contentWords, informationOf } from '../word-sense.ts';
+import { spanOfYears } from './temporal.ts';
 import type { ConceptHit, Weighted } from './types.ts';
 import { HAN, doneAt, formWeight, negatedAt } from './wording.ts';
 
@@ -151,12 +152,36 @@ function inferredHits(norm: string, hits: readonly FormMatch[]): { hits: FormMat
   return { hits: out, scale, glosses };
 }
 
+/** Which way something moves: up or down, better or worse, more or less. */
+const DIRECTION_OF_CHANGE_EN =
+  /\b(?:(?:go(?:es|ing)?|went|gone|trend(?:s|ing)?)\s+(?:up|down)|increas(?:e|es|ed|ing)|decreas(?:e|es|ed|ing)|ris(?:e|es|ing)|rose|fall(?:s|ing)?|fell|declin(?:e|es|ed|ing)|improv(?:e|es|ed|ing)|worsen(?:s|ed|ing)?|deteriorat(?:e|es|ed|ing)|recover(?:s|ed|ing)?|grow(?:s|n|ing)?|grew|shrink(?:s|ing)?|shrank|shrunk|gain(?:s|ed|ing)?|los(?:e|es|ing|t)|(?:getting|got|become|became|becoming)\s+(?:better|worse|more|less|\w+er)\b|better or worse|more or less)\b/;
+const DIRECTION_OF_CHANGE_ZH = /变好|变差|变坏|好转|恶化|退化|改善|增加|减少|增多|减小|上升|下降|增长|缩小|扩大|变[多少大小高低绿黄干湿]|[增减]了/u;
+
+/**
+ * "Is X going up or down over the last twenty years?", "这些年X是变好了还是变差了": a direction of change
+ * asked across many years is a trend of X, whatever X is. The reading is placed on the words of change.
+ */
+function trendHit(text: string, norm: string, hits: readonly FormMatch[]): FormMatch | undefined {
+  if (!spanOfYears(text.toLowerCase())) return undefined;
+  // A task that is itself read over many years (a phenology, a deformation history) already says what is
+  // done with the series.
+  const seriesTask = (id: string) => conceptInfo(id)?.kind === 'task' && conceptInfo(id)?.temporal === 'series';
+  if (hits.some((h) => h.kind === 'concept' && h.ids.some(seriesTask))) return undefined;
+  const m = DIRECTION_OF_CHANGE_EN.exec(norm) ?? DIRECTION_OF_CHANGE_ZH.exec(norm);
+  if (!m || !conceptInfo(TREND)) return undefined;
+  return { kind: 'concept', ids: [TREND], form: m[0], start: m.index, end: m.index + m[0].length };
+}
+const TREND = 'time_series_trend';
+
 export function textFacts(text: string, infer = true): TextFacts {
   const norm = normalizeForMatch(text);
   const listed = matchFormsLoose(text);
   const inferred = infer ? inferredHits(norm, listed) : { hits: [], scale: new Map<FormMatch, number>(), glosses: [] };
-  const hits = [...listed, ...inferred.hits].sort((a, b) => a.start - b.start || b.end - a.end);
+  const trend = trendHit(text, norm, listed);
+  const hits = [...listed, ...inferred.hits, ...(trend ? [trend] : [])].sort((a, b) => a.start - b.start || b.end - a.end);
   const operands = operandHits(hits, norm);
+  // Under an inferred trend, what is measured is its variable (as in "NDVI trend"), not a task of its own.
+  if (trend) for (const h of hits) if (h !== trend && h.kind === 'concept' && h.ids.some((id) => conceptInfo(id)?.kind === 'task')) operands.add(h);
   const concepts: ConceptHit[] = [];
   const fnScores = new Map<string, number>();
   const productScores = new Map<string, number>();

@@ -13,6 +13,23 @@ function isoDay(y: number, m: number, d: number): string {
   return `${y}-${pad(m)}-${pad(d)}`;
 }
 
+const NUMBER_WORDS = 'two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|several|many|a few|few';
+/** "over the last twenty years", "in the past decade", "for 15 years", "year after year", "decades of". */
+const SPAN_EN = new RegExp(
+  [
+    `\\b(?:over|in|during|for|across|through(?:out)?|within)\\s+(?:the\\s+)?(?:last|past|previous|recent|coming|next)?\\s*(?:\\d+|${NUMBER_WORDS})\\s*[- ]?(?:years?|decades?|seasons|summers|winters|springs|autumns|growing seasons)\\b`,
+    `\\b(?:the\\s+)?(?:last|past|previous|recent)\\s+(?:\\d+\\s*|${NUMBER_WORDS}\\s+)?(?:decades?|years|seasons)\\b`,
+    `\\b(?:year after year|year[- ]on[- ]year|year by year|every year|each year|decades?\\s+of|long[- ]term|multi[- ]?decadal|\\d+[- ]year)\\b`,
+  ].join('|'),
+);
+/** 这二十年, 近十年, 过去五年, 多年来, 几十年, 每年, 逐年, 历年, 年际. */
+const SPAN_ZH = /(?:这|近|过去|最近|这些|前)\s*(?:\d+|[一二两三四五六七八九十几百]+)\s*(?:多)?年|[几十数]+年(?:来|间|里)?|多年来|每年|逐年|历年|年际|年复一年/u;
+
+/** The words that say the request covers many years (a series of acquisitions), when it says so. */
+export function spanOfYears(text: string): string | undefined {
+  return (SPAN_EN.exec(text) ?? SPAN_ZH.exec(text))?.[0];
+}
+
 /** Dates, intervals and the temporal shape of a request. Seasons are northern-hemisphere meteorological ones. */
 export function parseTemporal(query: string, concepts: readonly ConceptHit[]): TemporalSlot | undefined {
   const text = query.toLowerCase();
@@ -93,6 +110,9 @@ export function parseTemporal(query: string, concepts: readonly ConceptHit[]): T
     end = sorted[sorted.length - 1];
   }
 
+  const duration = spanOfYears(text);
+  if (duration) spans.push(duration);
+
   const modifiers = concepts.filter((c) => !c.negated).map((c) => conceptInfo(c.id)?.temporal).filter((t): t is Temporal => !!t);
   let shape: Temporal | undefined;
   if (modifiers.includes('pair')) shape = 'pair';
@@ -100,11 +120,11 @@ export function parseTemporal(query: string, concepts: readonly ConceptHit[]): T
   const distinct = [...new Set(dates)];
   if (!shape) {
     // An interval is a period of acquisitions; two separate dates are a before/after pair.
-    if (start && end) shape = 'series';
+    if ((start && end) || duration) shape = 'series';
     else if (distinct.length === 2) shape = 'pair';
     else if (distinct.length > 2) shape = 'series';
     else if (distinct.length === 1) shape = 'single';
   }
-  if (!shape && dates.length === 0) return undefined;
+  if (!shape && dates.length === 0 && !duration) return undefined;
   return { shape, dates: [...new Set(dates)].sort(), start, end, text: spans };
 }
