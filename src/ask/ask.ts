@@ -1,7 +1,6 @@
 import type { z } from '@hono/zod-openapi';
 import type { Db } from '../db/database.ts';
 import type { Embedder } from '../embedding/embedder.ts';
-import { fromVectorLiteral } from '../embedding/space.ts';
 import { offlineSimilarities, queryEmbedderFor, type Degradation } from '../embedding/query-embedding.ts';
 import type { Logger } from '../log.ts';
 import { hasTargets, type LonLat, type SpatialPlan } from '../planning/plan.ts';
@@ -11,7 +10,7 @@ import { CallBudget } from '../llm/model.ts';
 import { applyOrder, RERANK_CANDIDATES, rerankInput, rerankWithModel, type LlmReranker, type RerankChoice, type RerankInfo } from '../ranking/llm-rerank.ts';
 import { chooseTradeOff, rankCandidates, topAnswers, type RankedCandidate, type RankOptions, type TradeOff } from '../ranking/rank.ts';
 import { normalizeName } from '../spatial/names.ts';
-import { resolveReferences, type ResolvedReference } from '../spatial/resolve.ts';
+import { placesVersion, resolveReferences, type ResolvedReference } from '../spatial/resolve.ts';
 import { placeDescriptions, placeDetails, retrieveCandidates, SPATIAL_POOL } from '../spatial/retrieve.ts';
 import { composeAnswer, countMatches, explainCandidate } from './answer.ts';
 import type { AskCandidateSchema, askResponse, ReferenceCollectionSchema } from './ask.routes.ts';
@@ -59,6 +58,15 @@ export const MAX_LLM_CALLS = 2;
 
 /** Two features of one place (a shop's node and its building) closer than this count once. */
 const DUPLICATE_M = 60;
+
+/**
+ * A database read started ahead of the work that needs its result, so that the round trip overlaps that
+ * work. Awaited later; should the work fail first, the read's own failure is not left unhandled.
+ */
+function inFlight<T>(read: Promise<T>): Promise<T> {
+  read.catch(() => {});
+  return read;
+}
 
 function stopwatch() {
   const timings: Record<string, number> = {};
@@ -110,6 +118,8 @@ function approxMetres(a: [number, number], b: [number, number]): number {
 export async function ask(deps: AskDeps, input: AskInput): Promise<AskResult> {
   const clock = stopwatch();
   const brands = await brandIndex(deps.db);
+  // Read now, used by the resolution: the database answers while the planner works.
+  const dataVersion = inFlight(placesVersion(deps.db));
   const budget = new CallBudget(MAX_LLM_CALLS);
   const rerankChoice = input.rerank ?? 'auto';
   const modelReranks = rerankChoice !== 'rules' && deps.reranker !== undefined;
@@ -134,7 +144,7 @@ export async function ask(deps: AskDeps, input: AskInput): Promise<AskResult> {
     tradeOff: chooseTradeOff(plan),
     rerank: rulesRerank(rerankChoice, deps.reranker),
   };
-  const resolution = await resolveReferences(deps.db, plan, input.near);
+  const resolution = await resolveReferences(deps.db, plan, input.near, dataVersion);
   clock.lap('resolve');
   if (!resolution.ok) {
     return {
@@ -201,7 +211,14 @@ export async function ask(deps: AskDeps, input: AskInput): Promise<AskResult> {
   // "the 3 largest cities": as many as asked for, when fewer than the answer would show.
   const shown = topAnswers(ranked, Math.min(input.k, plan.order?.k ?? input.k), input.rankOptions);
 
-  const details = await placeDetails(deps.db, shown.map((c) => c.id));
+  // The answer's sentence needs no geometry: it is composed while the database reads the details.
+  const detailsRead = inFlight(placeDetails(deps.db, shown.map((c) => c.id)));
+  // A count from a pool that was full is a lower bound: the tagged pool, or the spatial one.
+  const count = countMatches(plan, ranked, hasTargets(plan) ? retrieval.taggedPoolFull : retrieval.candidates.length >= SPATIAL_POOL);
+  const answer = composeAnswer(plan, shown, refs, { reasons, ...(tradeOffReason ? { tradeOffReason } : {}) }, count);
+  const sqlParameters = retrieval.query.parameters.map(abbreviateParameter);
+  const reference = referenceCollection(refs);
+  const details = await detailsRead;
   const candidates = shown.map((c) => ({
     id: c.id,
     sourceId: c.sourceId,
@@ -214,9 +231,6 @@ export async function ask(deps: AskDeps, input: AskInput): Promise<AskResult> {
     why: explainCandidate(c, plan, refs, details.get(c.id)?.tags ?? {}),
     ...(reasons.has(c.id) ? { rankReason: reasons.get(c.id)! } : {}),
   }));
-  // A count from a pool that was full is a lower bound: the tagged pool, or the spatial one.
-  const count = countMatches(plan, ranked, hasTargets(plan) ? retrieval.taggedPoolFull : retrieval.candidates.length >= SPATIAL_POOL);
-  const answer = composeAnswer(plan, shown, refs, { reasons, ...(tradeOffReason ? { tradeOffReason } : {}) }, count);
   clock.lap('answer');
   return {
     ...base,
@@ -224,8 +238,8 @@ export async function ask(deps: AskDeps, input: AskInput): Promise<AskResult> {
     answer,
     candidates,
     sql: retrieval.query.sql,
-    sqlParameters: retrieval.query.parameters.map(abbreviateParameter),
-    reference: referenceCollection(refs),
+    sqlParameters,
+    reference,
     ...(degraded.length ? { degraded } : {}),
     timingsMs: clock.done(),
   };
@@ -273,7 +287,14 @@ function rulesRerank(choice: RerankChoice, reranker: LlmReranker | undefined): R
 /** Query vectors are long: the response shows their start and length, not 384 numbers. */
 function abbreviateParameter(p: unknown): unknown {
   if (typeof p === 'string' && p.startsWith('[') && p.length > 200) {
-    return `${p.slice(0, 40)}… (vector of ${fromVectorLiteral(p).length})`;
+    return `${p.slice(0, 40)}… (vector of ${vectorLiteralLength(p)})`;
   }
   return p;
+}
+
+/** The number of components of a vector literal ("[0.1,0,-0.2]": 3), counted without parsing the numbers. */
+function vectorLiteralLength(literal: string): number {
+  let commas = 0;
+  for (let i = 0; i < literal.length; i++) if (literal.charCodeAt(i) === 44) commas++;
+  return commas + 1;
 }

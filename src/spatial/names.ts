@@ -71,8 +71,24 @@ function expandNormalized(s: string): string {
   return out.replace(/\b(\d+)th\b/g, (_m, n: string) => ordinalOf(Number(n)));
 }
 
+/**
+ * Normalised names by their text: the same names (candidates, references, gazetteer rows) come back question
+ * after question, and the normalisation is a dozen regular-expression passes. Emptied when full.
+ */
+const NORMALIZED_CACHE_SIZE = 20_000;
+const normalizedNames = new Map<string, string>();
+
 /** Name normalisation for matching references against the gazetteer ("The Frick Art & Library" = "frick art and library"). */
 export function normalizeName(text: string): string {
+  const known = normalizedNames.get(text);
+  if (known !== undefined) return known;
+  const normalized = normalizeUncached(text);
+  if (normalizedNames.size >= NORMALIZED_CACHE_SIZE) normalizedNames.clear();
+  normalizedNames.set(text, normalized);
+  return normalized;
+}
+
+function normalizeUncached(text: string): string {
   const basic = text
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')

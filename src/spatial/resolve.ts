@@ -51,11 +51,12 @@ const AREA_CATEGORY_RANK: Record<string, number> = {
  * (also `name:<lang>` and `alt_name` tags) win, trigram similarity finds near spellings. When a name
  * matches several distant places, context decides (the other references, the asker's position, where
  * the data is); when nothing decides, the caller gets a clarification with the options instead of a guess.
+ * `dataVersion`: placesVersion(db) as read by the caller (unset: read here, when a name needs the cache).
  */
-export async function resolveReferences(db: Db, plan: SpatialPlan, near?: LonLat): Promise<ResolveResult> {
+export async function resolveReferences(db: Db, plan: SpatialPlan, near?: LonLat, dataVersion?: Promise<string>): Promise<ResolveResult> {
   const resolved: ResolvedReference[] = [];
   const usage = referenceUsage(plan);
-  let cache: Awaited<ReturnType<typeof namedCache>> | undefined;
+  let cache: ReturnType<typeof namedCache> | undefined;
   for (const ref of plan.references) {
     if (ref.point || ref.kind === 'coordinates') {
       const point = ref.point ?? near;
@@ -72,7 +73,7 @@ export async function resolveReferences(db: Db, plan: SpatialPlan, near?: LonLat
     const shape = usage.get(ref.id) ?? 'point';
     // The anchor only decides between same-name places; rounded to ~100 m it still does, and repeats.
     const key = JSON.stringify([ref.text, ref.kind, ref.context, shape, anchor && [anchor.lon.toFixed(3), anchor.lat.toFixed(3)]]);
-    cache ??= await namedCache(db);
+    cache ??= namedCache(db, await (dataVersion ?? placesVersion(db)));
     let result = cache.get(key);
     if (!result) {
       result = await resolveNamed(db, ref, shape, anchor);
@@ -92,13 +93,22 @@ const RESOLVED_CACHE_SIZE = 1000;
 let resolvedCache: { db: Db; version: string; entries: Map<string, NamedResult> } | undefined;
 
 /**
+ * The version of the places data (migration 0007), which any change to places bumps. The question pipeline
+ * starts this read before planning and hands the promise to resolveReferences: the round trip then overlaps
+ * the planner's work instead of following it (in embedded mode the database thread answers while the main
+ * thread plans; in server mode the network does).
+ */
+export async function placesVersion(db: Db): Promise<string> {
+  const row = await db.selectFrom('places_version').select('version').executeTakeFirst();
+  return String(row?.version ?? '');
+}
+
+/**
  * The cache of resolved names for the current data: looking a landmark up costs trigram searches and a
  * geometry fetch (measured: p50 ~20 ms server, more embedded), and the same landmarks come back all the
  * time. Any change to places, by any instance or the CLI, bumps the version and empties the cache.
  */
-async function namedCache(db: Db) {
-  const row = await db.selectFrom('places_version').select('version').executeTakeFirst();
-  const version = String(row?.version ?? '');
+function namedCache(db: Db, version: string) {
   if (!resolvedCache || resolvedCache.db !== db || resolvedCache.version !== version) {
     resolvedCache = { db, version, entries: new Map() };
   }
