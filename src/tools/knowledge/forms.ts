@@ -3,6 +3,7 @@
  * mapped to graph names.
  */
 import { idx, knowledgeGraph, productSatisfies } from './graph.ts';
+import { stem } from '../../embedding/text.ts';
 import { normalizeForMatch } from './normalize.ts';
 
 export type FormKind = 'concept' | 'function' | 'product' | 'capability' | 'sensor' | 'family' | 'band';
@@ -22,6 +23,8 @@ interface CompiledKind {
   /** Forms containing Han characters, substrings, longest first. */
   chars?: RegExp;
   byForm: Map<string, string[]>;
+  /** Latin-script forms by the stems of their words ("flooded fields" and "flooding field" meet). */
+  byStems: Map<string, { form: string; ids: string[] }>;
 }
 
 const HAN = /\p{Script=Han}/u;
@@ -43,6 +46,12 @@ function compileKind(entries: { id: string; forms: string[] }[]): CompiledKind {
       byForm.set(form, ids);
     }
   }
+  const byStems = new Map<string, { form: string; ids: string[] }>();
+  for (const [form, ids] of byForm) {
+    if (HAN.test(form) || !/^[a-z]+(?:[ -][a-z]+)*$/.test(form)) continue;
+    const key = stemKey(form.split(/[ -]/));
+    if (key.split(' ').length <= MAX_STEMMED_WORDS && !byStems.has(key)) byStems.set(key, { form, ids });
+  }
   const all = [...byForm.keys()].sort((a, b) => b.length - a.length);
   const words = all.filter((f) => !HAN.test(f));
   const chars = all.filter((f) => HAN.test(f));
@@ -56,6 +65,7 @@ function compileKind(entries: { id: string; forms: string[] }[]): CompiledKind {
       : undefined,
     chars: chars.length ? new RegExp(chars.map(escapeRe).join('|'), 'gu') : undefined,
     byForm,
+    byStems,
   };
 }
 
@@ -97,6 +107,41 @@ export function matchForms(text: string, kinds?: readonly FormKind[]): FormMatch
       for (const m of norm.matchAll(re)) {
         const hit = lookupForm(c.byForm, m[0]);
         if (hit) out.push({ kind, ids: hit[1], form: hit[0], start: m.index, end: m.index + m[0].length });
+      }
+    }
+  }
+  return out.sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
+const MAX_STEMMED_WORDS = 4;
+
+function stemKey(words: readonly string[]): string {
+  return words.map((w) => stem(w)).join(' ');
+}
+
+/**
+ * Forms met in another inflection or derivation of their words ("deforested hillsides" for the form
+ * "deforestation", "irrigated" for "irrigation"): runs of up to four words whose stems are a form's stems.
+ * Offsets refer to the normalised text; `form` is the graph's form.
+ */
+export function matchFormsByStem(text: string, kinds?: readonly FormKind[]): FormMatch[] {
+  const norm = normalizeForMatch(text);
+  const words = [...norm.matchAll(/[a-z]+/g)].map((m) => ({ word: m[0], stem: stem(m[0]), start: m.index, end: m.index + m[0].length }));
+  const out: FormMatch[] = [];
+  for (const [kind, c] of compiledKinds()) {
+    if (kinds && !kinds.includes(kind)) continue;
+    for (let i = 0; i < words.length; i++) {
+      for (let n = Math.min(MAX_STEMMED_WORDS, words.length - i); n >= 1; n--) {
+        // Only words separated by a space or a hyphen make one phrase.
+        const run = words.slice(i, i + n);
+        if (run.some((w, j) => j > 0 && !/^[ -]$/.test(norm.slice(run[j - 1]!.end, w.start)))) continue;
+        const hit = c.byStems.get(run.map((w) => w.stem).join(' '));
+        // A bare word does not stand for a form derived from it: "green" is not "greening", "map" not "mapping".
+        if (hit && n === 1 && run[0]!.word === run[0]!.stem && hit.form !== run[0]!.word) continue;
+        if (hit) {
+          out.push({ kind, ids: hit.ids, form: hit.form, start: run[0]!.start, end: run[n - 1]!.end });
+          break;
+        }
       }
     }
   }

@@ -23,4 +23,4 @@ export {
 } from './graph.ts';
 export { bandRoleFor, bandRoleInfo, canonicalDataSource, findLevel, findSensor, levelProvides, resolveDataSources, sensorBandFor, sensorByDataSource, sensorsWithBands } from './sensors.ts';
 export { normalizeForMatch } from './normalize.ts';
-export { matchForms, normalizeAvailable, type FormKind, type FormMatch } from './forms.ts';
+export { matchForms, matchFormsByStem, normalizeAvailable, type FormKind, type FormMatch } from './forms.ts';

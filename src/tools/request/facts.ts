@@ -4,7 +4,7 @@
  * and Chinese words by their CC-CEDICT glosses.
  */
 import { glossChinese } from '../../lexicon/zh-gloss.ts';
-import { conceptInfo, functionInfo, matchForms, normalizeForMatch, productInfo, productSatisfies, type FormMatch } from '../knowledge/index.ts';
+import { conceptInfo, functionInfo, matchForms, matchFormsByStem, normalizeForMatch, productInfo, productSatisfies, type FormMatch } from '../knowledge/index.ts';
 import { CONCEPT_TUNING, WORD_SENSE, conceptCloseness, conceptsOfWords, contentWords, informationOf } from '../word-sense.ts';
 import { spanOfYears } from './temporal.ts';
 import type { ConceptHit, Weighted } from './types.ts';
@@ -59,7 +59,11 @@ const WEAK_FUNCTION_FORMS = new Set(['data cube', 'datacube', 'dimension', 'date
  */
 export function matchFormsLoose(text: string): FormMatch[] {
   const spaced = text.replace(/(?<=\p{L})-(?=\p{L})/gu, ' ');
-  const all = spaced === text ? matchForms(text) : [...matchForms(text), ...matchForms(spaced)];
+  const exact = spaced === text ? matchForms(text) : [...matchForms(text), ...matchForms(spaced)];
+  // Exact forms first, so that a form met in another inflection only adds what they miss.
+  // Concept forms only: task-type forms met by their stem ("aggregated", "masking") would also read a
+  // task into words that merely describe the data.
+  const all = [...exact, ...matchFormsByStem(text, ['concept'])];
   const kept: FormMatch[] = [];
   for (const h of all) {
     const covered = all.some(
