@@ -17,20 +17,26 @@ export function percentile(values: number[], p: number): number {
  * Per-stage latency of the question pipeline (offline planner) on the Midtown data, in the configured
  * database mode: every dev question, ROUNDS times after a warm-up round.
  */
-export async function benchAsk(rounds = 5) {
+/** The configured database with the Midtown data loaded (once), its embedder and the dev questions. */
+export async function openAskBench() {
   const config = loadConfig();
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDataDir: config.PGLITE_DATA_DIR });
+  await migrateToLatest(database.db);
+  const embedder = createConfiguredEmbedder(config);
+  const osm = await sql<{ n: number }>`SELECT count(*)::int AS n FROM places WHERE source = 'osm'`.execute(database.db);
+  if (osm.rows[0]!.n === 0) {
+    await loadNycData(database.db, embedder, {
+      midtownPbf: '../shared/data/nyc/manhattan-midtown.osm.pbf',
+      neighborhoods: '../shared/data/nyc/nyc-neighborhood-boundaries.geojson',
+    }, database.mode === 'embedded');
+  }
+  const questions = readFileSync('../shared/eval/spatial-qa.dev.jsonl', 'utf8').trim().split('\n').map((l) => JSON.parse(l).question as string);
+  return { database, embedder, questions };
+}
+
+export async function benchAsk(rounds = 5) {
+  const { database, embedder, questions } = await openAskBench();
   try {
-    await migrateToLatest(database.db);
-    const embedder = createConfiguredEmbedder(config);
-    const osm = await sql<{ n: number }>`SELECT count(*)::int AS n FROM places WHERE source = 'osm'`.execute(database.db);
-    if (osm.rows[0]!.n === 0) {
-      await loadNycData(database.db, embedder, {
-        midtownPbf: '../shared/data/nyc/manhattan-midtown.osm.pbf',
-        neighborhoods: '../shared/data/nyc/nyc-neighborhood-boundaries.geojson',
-      }, database.mode === 'embedded');
-    }
-    const questions = readFileSync('../shared/eval/spatial-qa.dev.jsonl', 'utf8').trim().split('\n').map((l) => JSON.parse(l).question as string);
     // Round 0 is the first time each question is seen (resolved names not cached yet: its landmarks may
     // still repeat across questions); the later rounds are the steady state of a running service.
     const firstSeen: Record<string, number[]> = {};

@@ -65,6 +65,12 @@ function askStages(results: Json): string | undefined {
   return table(['mode', 'plan', 'resolve', 'embed', 'SQL', 'rank', 'answer', 'total', 'total, first time', 'load avg', 'measured (UTC)'], rows);
 }
 
+function askAgainst(results: Json): string | undefined {
+  const rows = entries(results, 'ask-against').map(([, r]) => [r.mode ?? '–', r.variant ?? '–', ms(r.thisMs), ms(r.otherMs), `**${num(r.p50Ratio, 2)}**`, num(r.requests), load(r.loadAverage), when(r)]);
+  if (!rows.length) return undefined;
+  return table(['mode', 'other checkout', 'this p50 / p95 ms', 'other p50 / p95 ms', 'p50 ratio', 'questions asked (each)', 'load avg', 'measured (UTC)'], rows);
+}
+
 function ingest(results: Json): string | undefined {
   const rows = entries(results, 'ingest').map(([, r]) => [
     r.mode ?? '–',
@@ -150,6 +156,11 @@ const SECTIONS: Array<[title: string, intro: string, render: (r: Json) => string
     'Question pipeline',
     '`npm run bench -- ask`: the 40 dev questions on Midtown, offline planner, in process; p50 / p95 ms per stage, steady state (5 rounds after a first one), and the total for each question the first time (resolved names not cached).',
     askStages,
+  ],
+  [
+    'Question pipeline against another commit',
+    '`ASK_AGAINST=DIR npm run bench -- ask-against`: the same questions through this checkout\'s pipeline and through the one of another checkout DIR, in one process on one database, alternating question by question, so that the ratio holds whatever else loads the machine (`ASK_MAX_RATIO` makes a larger one fail). The other checkout here is 9a65d5e, the last commit before the question-understanding work.',
+    askAgainst,
   ],
   ['Ingest', '`BENCH_RUNS=3 npm run bench -- ingest`: the Midtown `.osm.pbf` into a fresh database; the benchmark fails if any feature is missing.', ingest],
   ['EO tool search', '`npm run bench -- tools`: `POST /v1/tools/search` with a large registered catalog.', tools],

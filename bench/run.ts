@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { benchAsk } from './ask.ts';
+import { benchAskAgainst } from './ask-against.ts';
 import { benchIngest } from './ingest.ts';
 import { benchLoad } from './load.ts';
 import { benchMcp } from './mcp.ts';
@@ -16,6 +17,8 @@ import { benchToolSearch } from './tools.ts';
 const benches: Record<string, () => Promise<unknown>> = {
   startup: benchStartup,
   ask: benchAsk,
+  // Not in the default run: it needs a second checkout (ASK_AGAINST).
+  'ask-against': benchAskAgainst,
   ingest: benchIngest,
   tools: () => benchToolSearch(),
   // Not in the default run either: it spawns `npm run mcp` and asks every question three ways.
