@@ -21,14 +21,19 @@ export function percentile(values: number[], p: number): number {
 export async function openAskBench() {
   const config = loadConfig();
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, pgliteDataDir: config.PGLITE_DATA_DIR });
-  await migrateToLatest(database.db);
   const embedder = createConfiguredEmbedder(config);
-  const osm = await sql<{ n: number }>`SELECT count(*)::int AS n FROM places WHERE source = 'osm'`.execute(database.db);
-  if (osm.rows[0]!.n === 0) {
-    await loadNycData(database.db, embedder, {
-      midtownPbf: '../shared/data/nyc/manhattan-midtown.osm.pbf',
-      neighborhoods: '../shared/data/nyc/nyc-neighborhood-boundaries.geojson',
-    }, database.mode === 'embedded');
+  try {
+    await migrateToLatest(database.db);
+    const osm = await sql<{ n: number }>`SELECT count(*)::int AS n FROM places WHERE source = 'osm'`.execute(database.db);
+    if (osm.rows[0]!.n === 0) {
+      await loadNycData(database.db, embedder, {
+        midtownPbf: '../shared/data/nyc/manhattan-midtown.osm.pbf',
+        neighborhoods: '../shared/data/nyc/nyc-neighborhood-boundaries.geojson',
+      }, database.mode === 'embedded');
+    }
+  } catch (error) {
+    await database.close();
+    throw error;
   }
   const questions = readFileSync('../shared/eval/spatial-qa.dev.jsonl', 'utf8').trim().split('\n').map((l) => JSON.parse(l).question as string);
   return { database, embedder, questions };
