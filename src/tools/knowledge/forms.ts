@@ -48,9 +48,10 @@ function compileKind(entries: { id: string; forms: string[] }[]): CompiledKind {
   }
   const byStems = new Map<string, { form: string; ids: string[] }>();
   for (const [form, ids] of byForm) {
-    if (HAN.test(form) || !/^[a-z]+(?:[ -][a-z]+)*$/.test(form)) continue;
-    const key = stemKey(form.split(/[ -]/));
-    if (key.split(' ').length <= MAX_STEMMED_WORDS && !byStems.has(key)) byStems.set(key, { form, ids });
+    if (!/^[a-z]+(?:[ -][a-z]+)*$/.test(form)) continue;
+    const words = form.split(/[ -]/);
+    const key = stemKey(words);
+    if (words.length <= MAX_STEMMED_WORDS && !byStems.has(key)) byStems.set(key, { form, ids });
   }
   const all = [...byForm.keys()].sort((a, b) => b.length - a.length);
   const words = all.filter((f) => !HAN.test(f));
@@ -135,7 +136,7 @@ export function matchFormsByStem(text: string, kinds?: readonly FormKind[]): For
         // Only words separated by a space or a hyphen make one phrase.
         const run = words.slice(i, i + n);
         if (run.some((w, j) => j > 0 && !/^[ -]$/.test(norm.slice(run[j - 1]!.end, w.start)))) continue;
-        const hit = c.byStems.get(run.map((w) => w.stem).join(' '));
+        const hit = c.byStems.get(stemKey(run.map((w) => w.word)));
         // A bare word does not stand for a form derived from it: "green" is not "greening", "map" not "mapping".
         if (hit && n === 1 && run[0]!.word === run[0]!.stem && hit.form !== run[0]!.word) continue;
         if (hit) {

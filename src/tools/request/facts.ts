@@ -156,6 +156,8 @@ function inferredHits(norm: string, hits: readonly FormMatch[]): { hits: FormMat
   return { hits: out, scale, glosses };
 }
 
+const TREND = 'time_series_trend';
+
 /** Which way something moves: up or down, better or worse, more or less. */
 const DIRECTION_OF_CHANGE_EN =
   /\b(?:(?:go(?:es|ing)?|went|gone|trend(?:s|ing)?)\s+(?:up|down)|increas(?:e|es|ed|ing)|decreas(?:e|es|ed|ing)|ris(?:e|es|ing)|rose|fall(?:s|ing)?|fell|declin(?:e|es|ed|ing)|improv(?:e|es|ed|ing)|worsen(?:s|ed|ing)?|deteriorat(?:e|es|ed|ing)|recover(?:s|ed|ing)?|grow(?:s|n|ing)?|grew|shrink(?:s|ing)?|shrank|shrunk|gain(?:s|ed|ing)?|los(?:e|es|ing|t)|(?:getting|got|become|became|becoming)\s+(?:better|worse|more|less|\w+er)\b|better or worse|more or less)\b/;
@@ -165,23 +167,24 @@ const DIRECTION_OF_CHANGE_ZH = /变好|变差|变坏|好转|恶化|退化|改善
  * "Is X going up or down over the last twenty years?", "这些年X是变好了还是变差了": a direction of change
  * asked across many years is a trend of X, whatever X is. The reading is placed on the words of change.
  */
-function trendHit(text: string, norm: string, hits: readonly FormMatch[]): FormMatch | undefined {
-  if (!spanOfYears(text.toLowerCase())) return undefined;
+function trendHit(norm: string, hits: readonly FormMatch[]): FormMatch | undefined {
+  if (!spanOfYears(norm) || !conceptInfo(TREND)) return undefined;
   // A task that is itself read over many years (a phenology, a deformation history) already says what is
   // done with the series.
-  const seriesTask = (id: string) => conceptInfo(id)?.kind === 'task' && conceptInfo(id)?.temporal === 'series';
+  const seriesTask = (id: string) => {
+    const c = conceptInfo(id);
+    return c?.kind === 'task' && c.temporal === 'series';
+  };
   if (hits.some((h) => h.kind === 'concept' && h.ids.some(seriesTask))) return undefined;
   const m = DIRECTION_OF_CHANGE_EN.exec(norm) ?? DIRECTION_OF_CHANGE_ZH.exec(norm);
-  if (!m || !conceptInfo(TREND)) return undefined;
-  return { kind: 'concept', ids: [TREND], form: m[0], start: m.index, end: m.index + m[0].length };
+  return m ? { kind: 'concept', ids: [TREND], form: m[0], start: m.index, end: m.index + m[0].length } : undefined;
 }
-const TREND = 'time_series_trend';
 
 export function textFacts(text: string, infer = true): TextFacts {
   const norm = normalizeForMatch(text);
   const listed = matchFormsLoose(text);
   const inferred = infer ? inferredHits(norm, listed) : { hits: [], scale: new Map<FormMatch, number>(), glosses: [] };
-  const trend = trendHit(text, norm, listed);
+  const trend = trendHit(norm, listed);
   const hits = [...listed, ...inferred.hits, ...(trend ? [trend] : [])].sort((a, b) => a.start - b.start || b.end - a.end);
   const operands = operandHits(hits, norm);
   // Under an inferred trend, what is measured is its variable (as in "NDVI trend"), not a task of its own.
