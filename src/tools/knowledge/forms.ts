@@ -4,6 +4,7 @@
  */
 import { idx, knowledgeGraph, productSatisfies } from './graph.ts';
 import { stem } from '../../embedding/text.ts';
+import { sameFamily } from '../lexical.ts';
 import { normalizeForMatch } from './normalize.ts';
 
 export type FormKind = 'concept' | 'function' | 'product' | 'capability' | 'sensor' | 'family' | 'band';
@@ -25,6 +26,8 @@ interface CompiledKind {
   byForm: Map<string, string[]>;
   /** Latin-script forms by the stems of their words ("flooded fields" and "flooding field" meet). */
   byStems: Map<string, { form: string; ids: string[] }>;
+  /** Latin-script phrases of two words or more by the stem of their last word, with all their stems. */
+  byLastStem: Map<string, { stems: string[]; form: string; ids: string[] }[]>;
 }
 
 const HAN = /\p{Script=Han}/u;
@@ -47,11 +50,17 @@ function compileKind(entries: { id: string; forms: string[] }[]): CompiledKind {
     }
   }
   const byStems = new Map<string, { form: string; ids: string[] }>();
+  const byLastStem: CompiledKind['byLastStem'] = new Map();
   for (const [form, ids] of byForm) {
     if (!/^[a-z]+(?:[ -][a-z]+)*$/.test(form)) continue;
     const words = form.split(/[ -]/);
     const key = stemKey(words);
     if (words.length <= MAX_STEMMED_WORDS && !byStems.has(key)) byStems.set(key, { form, ids });
+    if (words.length >= 2 && words.length <= MAX_STEMMED_WORDS) {
+      const stems = words.map(stem);
+      const last = stems[stems.length - 1]!;
+      byLastStem.set(last, [...(byLastStem.get(last) ?? []), { stems, form, ids }]);
+    }
   }
   const all = [...byForm.keys()].sort((a, b) => b.length - a.length);
   const words = all.filter((f) => !HAN.test(f));
@@ -67,6 +76,7 @@ function compileKind(entries: { id: string; forms: string[] }[]): CompiledKind {
     chars: chars.length ? new RegExp(chars.map(escapeRe).join('|'), 'gu') : undefined,
     byForm,
     byStems,
+    byLastStem,
   };
 }
 
@@ -121,6 +131,17 @@ function stemKey(words: readonly string[]): string {
 }
 
 /**
+ * A phrase of the graph whose last word has the same stem as the run's and whose other words are of the
+ * same word family ("coast erosion" for "coastal erosion", "topography analysis" for "topographic
+ * analysis"): the stemmer keeps such derivations apart, but in a phrase that ends the same they name the
+ * same thing.
+ */
+function familyPhrase(c: CompiledKind, stems: readonly string[]): { form: string; ids: string[] } | undefined {
+  const candidates = c.byLastStem.get(stems[stems.length - 1]!) ?? [];
+  return candidates.find((p) => p.stems.length === stems.length && p.stems.every((s, i) => s === stems[i] || sameFamily(s, stems[i]!)));
+}
+
+/**
  * Forms met in another inflection or derivation of their words ("deforested hillsides" for the form
  * "deforestation", "irrigated" for "irrigation"): runs of up to four words whose stems are a form's stems.
  * Offsets refer to the normalised text; `form` is the graph's form.
@@ -136,7 +157,7 @@ export function matchFormsByStem(text: string, kinds?: readonly FormKind[]): For
         // Only words separated by a space or a hyphen make one phrase.
         const run = words.slice(i, i + n);
         if (run.some((w, j) => j > 0 && !/^[ -]$/.test(norm.slice(run[j - 1]!.end, w.start)))) continue;
-        const hit = c.byStems.get(stemKey(run.map((w) => w.word)));
+        const hit = c.byStems.get(stemKey(run.map((w) => w.word))) ?? (n >= 2 ? familyPhrase(c, run.map((w) => w.stem)) : undefined);
         // A bare word does not stand for a form derived from it: "green" is not "greening", "map" not "mapping".
         if (hit && n === 1 && run[0]!.word === run[0]!.stem && hit.form !== run[0]!.word) continue;
         if (hit) {

@@ -133,6 +133,8 @@ export function subTasksOf(query: string, sharedWords: string): SubTask[] {
       concepts: f.concepts,
       taskTypes: f.taskTypes,
       products: f.products,
+      coverage: f.coverage,
+      glosses: f.glossWords,
     };
   });
 }

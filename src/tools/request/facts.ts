@@ -21,10 +21,16 @@ export interface TextFacts {
   explicitTask: boolean;
   /** English senses of Chinese words the graph does not list (CC-CEDICT). */
   glosses: string[];
+  /** The informative English words of those senses, searched for as the user's own words. */
+  glossWords: string[];
+  /** 0..1: share of the text's information (its informative words) that the readings above cover. */
+  coverage: number;
 }
 
-const INPUT_MARKERS_EN = /\b(?:from|using|use|with|my|given|based on|on my|of my|in my|existing)\s+(?:\S+\s+){0,3}$/;
-const INPUT_MARKERS_ZH = /(?:利用|基于|用|从|根据|对|已有|现有)[^，。]{0,8}$/;
+// Over the normalised text, where "I've" reads "ive". A possession ("we have", "I've got", 手上有) names data
+// the user holds, as "from" and "using" do.
+const INPUT_MARKERS_EN = /\b(?:from|using|use|with|my|given|based on|on my|of my|in my|existing|(?:i|we)(?:ve| have)?\s+got|(?:i|we)\s+(?:have|had|hold|own))\s+(?:\S+\s+){0,3}$/;
+const INPUT_MARKERS_ZH = /(?:利用|基于|用|从|根据|对|已有|现有|手[上头里]有|我有|我们有)[^，。]{0,8}$/;
 const TARGET_MARKERS_EN = /\b(?:compute|calculate|derive|estimate|produce|generate|create|map|extract|retrieve|convert\s+\S+(?:\s+\S+){0,4}\s+to|into|build|make|get)\s+(?:\S+\s+){0,4}$/;
 const TARGET_MARKERS_ZH = /(?:计算|提取|估算|反演|生成|制作|得到|求|绘制)[^，。]{0,6}$/;
 
@@ -118,12 +124,13 @@ export function inSetting(norm: string, start: number): boolean {
  * English each remaining content word that carries information, in Chinese each remaining dictionary
  * word, through its CC-CEDICT senses. Words of the setting (place phrases, seasons) are left alone.
  */
-function inferredHits(norm: string, hits: readonly FormMatch[]): { hits: FormMatch[]; scale: Map<FormMatch, number>; glosses: string[] } {
+function inferredHits(norm: string, hits: readonly FormMatch[]): { hits: FormMatch[]; scale: Map<FormMatch, number>; glosses: string[]; glossWords: string[] } {
   const covered = (start: number, end: number) => hits.some((h) => h.start < end && h.end > start);
   const readable = (w: string) => !TIME_WORDS.test(w) && contentWords(w).length > 0 && informationOf(w) >= CONCEPT_TUNING.minInformation;
   // Unknown words with where they stand; a Chinese word stands for the English words of its senses.
   const words: { text: string; start: number; end: number; english: string[] }[] = [];
   const glosses: string[] = [];
+  const glossWords = new Set<string>();
   // English words only matter to the concept reading; Chinese ones also give glosses (the parsed summary).
   for (const m of WORD_SENSE.concepts ? norm.matchAll(/[a-z][a-z-]+/g) : []) {
     const end = m.index + m[0].length;
@@ -139,6 +146,8 @@ function inferredHits(norm: string, hits: readonly FormMatch[]): { hits: FormMat
       const english = seg.senses.flatMap((sense) => contentWords(sense)).filter(readable);
       if (english.length === 0) continue;
       glosses.push(seg.senses.slice(0, 2).join(' , '));
+      // The first sense is the dictionary's commonest; the later ones add more noise than they find.
+      for (const w of contentWords(seg.senses[0] ?? '').filter(readable)) glossWords.add(w);
       words.push({ text: seg.text, start, end: offset, english });
     }
   }
@@ -153,7 +162,7 @@ function inferredHits(norm: string, hits: readonly FormMatch[]): { hits: FormMat
     out.push(hit);
     scale.set(hit, Math.min(1, CONCEPT_TUNING.weight * c.score));
   }
-  return { hits: out, scale, glosses };
+  return { hits: out, scale, glosses, glossWords: [...glossWords] };
 }
 
 const TREND = 'time_series_trend';
@@ -180,10 +189,42 @@ function trendHit(norm: string, hits: readonly FormMatch[]): FormMatch | undefin
   return m ? { kind: 'concept', ids: [TREND], form: m[0], start: m.index, end: m.index + m[0].length } : undefined;
 }
 
+/**
+ * How much of what a text says the readings cover: each informative word (English content words, Chinese
+ * dictionary words through their senses) weighted by its information, covered when a reading spans it.
+ * Words of time are setting and left out. An everyday request the graph reads only in part ("are the
+ * hedgerows parched?") has a low coverage: its reading is then a guess from the words it happened to know.
+ */
+function coverageOf(norm: string, hits: readonly FormMatch[]): number {
+  const covered = (start: number, end: number) => hits.some((h) => h.start < end && h.end > start);
+  let total = 0;
+  let known = 0;
+  const add = (start: number, end: number, information: number) => {
+    total += information;
+    if (covered(start, end)) known += information;
+  };
+  for (const m of norm.matchAll(/[a-z][a-z-]+/g)) {
+    if (TIME_WORDS.test(m[0]) || contentWords(m[0]).length === 0) continue;
+    add(m.index, m.index + m[0].length, informationOf(m[0]));
+  }
+  for (const m of norm.matchAll(/\p{Script=Han}+/gu)) {
+    let offset = m.index;
+    for (const seg of glossChinese(m[0], undefined, { bidirectional: true })) {
+      const start = offset;
+      offset += seg.text.length;
+      if ([...seg.text].length < 2 || seg.name || YES_NO_FORM.test(seg.text)) continue;
+      const senses = seg.senses.flatMap((sense) => contentWords(sense)).filter((w) => !TIME_WORDS.test(w));
+      if (senses.length === 0) continue;
+      add(start, offset, Math.max(...senses.map(informationOf)));
+    }
+  }
+  return total > 0 ? known / total : 1;
+}
+
 export function textFacts(text: string, infer = true): TextFacts {
   const norm = normalizeForMatch(text);
   const listed = matchFormsLoose(text);
-  const inferred = infer ? inferredHits(norm, listed) : { hits: [], scale: new Map<FormMatch, number>(), glosses: [] };
+  const inferred = infer ? inferredHits(norm, listed) : { hits: [], scale: new Map<FormMatch, number>(), glosses: [], glossWords: [] };
   const trend = trendHit(norm, listed);
   const hits = [...listed, ...inferred.hits, ...(trend ? [trend] : [])].sort((a, b) => a.start - b.start || b.end - a.end);
   const operands = operandHits(hits, norm);
@@ -281,5 +322,7 @@ export function textFacts(text: string, infer = true): TextFacts {
     hits: listed,
     explicitTask,
     glosses: inferred.glosses,
+    glossWords: inferred.glossWords,
+    coverage: coverageOf(norm, hits),
   };
 }

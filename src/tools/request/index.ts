@@ -114,6 +114,8 @@ export function parseToolRequest(query: string, context: RequestContext = {}): P
     context: merged,
     subTasks: subTasksOf(query, sharedWords),
     expansions: expansionsOf(facts),
+    coverage: facts.coverage,
+    glosses: facts.glossWords,
     confidence: Math.min(1, recognised / 2),
   };
 }

@@ -46,6 +46,10 @@ export interface SubTask {
   concepts: ConceptHit[];
   taskTypes: Weighted[];
   products: Weighted[];
+  /** Share of the clause's information its readings cover (0..1). */
+  coverage: number;
+  /** English senses of its Chinese words that no graph form covers. */
+  glosses: string[];
 }
 
 export interface ParsedRequest {
@@ -72,6 +76,10 @@ export interface ParsedRequest {
   subTasks: SubTask[];
   /** Words from the knowledge graph added to the search (canonical names of what was recognised). */
   expansions: string[];
+  /** Share of the request's information its readings cover (0..1). */
+  coverage: number;
+  /** English senses of its Chinese words that no graph form covers. */
+  glosses: string[];
   /** 0..1: how much of the request the knowledge graph recognised. */
   confidence: number;
 }

@@ -51,13 +51,13 @@ const DONE_ZH = /已经|已/;
 export function doneAt(norm: string, start: number): boolean {
   const before = norm.slice(Math.max(0, start - 28), start);
   if (HAN.test(before)) return DONE_ZH.test(before.slice(-4));
-  return DONE_EN.test(before.split(/\s+/).slice(-3).join(' '));
+  return DONE_EN.test(before.trimEnd().split(/\s+/).slice(-3).join(' '));
 }
 
 /** A negation word shortly before a mention ("have not been co-registered", "no classification"). */
 export function negatedAt(norm: string, start: number): boolean {
   const before = norm.slice(Math.max(0, start - 28), start);
   if (HAN.test(before)) return NEGATION_ZH.test(withoutYesNoQuestions(before).slice(-6));
-  const words = before.split(/\s+/).slice(-5).join(' ');
+  const words = before.trimEnd().split(/\s+/).slice(-5).join(' ');
   return NEGATION_EN.test(words);
 }

@@ -30,6 +30,8 @@ export function needOf(parsed: ParsedRequest, sub?: SubTask): Need {
     modalities: [...new Set([...sensorModalities(parsed.dataSources), ...parsed.modalities])],
     dataSources: parsed.dataSources,
     temporal: parsed.temporal?.shape,
+    coverage: sub ? sub.coverage : parsed.coverage,
+    glosses: sub ? sub.glosses : parsed.glosses,
   };
 }
 

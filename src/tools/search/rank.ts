@@ -39,8 +39,28 @@ export const DEFAULT_WEIGHTS: ScoringWeights = {
   name: 0.4,
 };
 
+/**
+ * How far the graph's readings (task types, output products, concept expansions) are trusted: in full when
+ * they explain every informative word of the request (Need.coverage 1), down to this share when they
+ * explain none of it. A request the graph reads only in part ("are the hedgerows parched?") would otherwise
+ * be ranked by a guess made from the few words it knows, over the words BM25 matches in the tool texts.
+ * Measured on the tuning halves (eval/sets/README.md): 0.6 to 0.8 give the same figures; 0.7 sits between.
+ */
+export const GRAPH_TRUST_FLOOR = 0.7;
+
+/** The weight of the graph's readings for a need whose words they cover to `coverage` (0..1). */
+export function graphTrust(coverage: number): number {
+  return GRAPH_TRUST_FLOOR + (1 - GRAPH_TRUST_FLOOR) * Math.min(1, Math.max(0, coverage));
+}
+
 export const DENSE_RECALL = 100;
 const LEXICAL_RECALL = 60;
+/**
+ * Weight of the English words of a Chinese request's uncovered words (first CC-CEDICT sense) in BM25: the
+ * user's own words, but translated out of context, so less than the typed words. Measured on the tuning
+ * halves (eval/sets/README.md): further senses, or weight 1, lose Chinese paraphrase requests.
+ */
+const GLOSS_WEIGHT = 0.6;
 const KG_RECALL = 40;
 
 /** Weight of a catalog word standing in for a request word the catalog lacks (times their closeness). */
@@ -68,7 +88,8 @@ export async function rankForNeed(db: Db, embedder: Embedder, snapshot: CatalogS
   const related = relatedTerms(snapshot.lexical, typedTerms);
   const unknown = contentWords(need.text).filter((w) => !related.some((r) => r.term.startsWith(w.slice(0, 4))));
   const vectorTerms = WORD_SENSE.expansion && w.lexical > 0 ? expandUnknownWords(snapshot, unknown, informationOf, EXPANSION_FACTOR) : [];
-  const terms: WeightedTerm[] = mergeTerms(typedTerms, related, vectorTerms, queryTerms(need.expansions.join(' , '), 0.4), queryTerms(need.facets.join(' , '), 0.3));
+  const trust = graphTrust(need.coverage);
+  const terms: WeightedTerm[] = mergeTerms(typedTerms, related, vectorTerms, queryTerms(need.expansions.join(' , '), 0.4 * trust), queryTerms(need.facets.join(' , '), 0.3), queryTerms(need.glosses.join(' , '), GLOSS_WEIGHT));
   const lexicalScores = scoreAll(snapshot.lexical, terms);
   const lexicalTop = lexicalScores.top(LEXICAL_RECALL).map(([id]) => id);
   const state = contextState(options.context);
@@ -97,7 +118,9 @@ export async function rankForNeed(db: Db, embedder: Embedder, snapshot: CatalogS
 
   const maxDense = Math.max(1e-6, ...dense.map((d) => d.cosine));
   const maxLexical = Math.max(1e-6, ...dense.map((d) => lexicalScores.get(d.id)));
-  const sum = w.dense + w.lexical + w.taskType + w.output + w.bands + w.name;
+  const wTask = w.taskType * trust;
+  const wOut = w.output * trust;
+  const sum = w.dense + w.lexical + wTask + wOut + w.bands + w.name;
   const typed = new Set([...lexicalTerms(need.text).keys()].filter((t) => !t.includes('_')));
   const taskWeight = new Map(need.taskTypes.map((t) => [t.id, t.weight]));
 
@@ -124,7 +147,7 @@ export async function rankForNeed(db: Db, embedder: Embedder, snapshot: CatalogS
       notes: [],
       complements: [],
     };
-    s.similarity = (w.dense * s.dense + w.lexical * s.lexical + w.taskType * s.taskType + w.output * s.output + w.bands * s.bands + w.name * s.name) / sum;
+    s.similarity = (w.dense * s.dense + w.lexical * s.lexical + wTask * s.taskType + wOut * s.output + w.bands * s.bands + w.name * s.name) / sum;
     scored.push(s);
   }
   scored.sort((a, b) => b.similarity - a.similarity);

@@ -22,3 +22,15 @@ describe('knowledge graph forms met in another inflection', () => {
     expect(hit).toMatchObject({ form: 'deforestation', start: 15, end: 25 });
   });
 });
+
+describe('knowledge graph phrases met with a word of the same family', () => {
+  it('finds a phrase whose last word matches and whose other words are of the same family', () => {
+    expect(concepts('how fast is the coast erosion on the headland')).toContain('coastline');
+    expect(concepts('a topography analysis of the slopes')).toContain('terrain');
+  });
+
+  it('does not take a phrase whose last word differs, or a word apart from the phrase', () => {
+    expect(concepts('the coast walk along the headland')).not.toContain('coastline');
+    expect(concepts('erosion of the coast')).not.toContain('coastline');
+  });
+});

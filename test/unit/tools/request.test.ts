@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { asksForProcessing, parseLevel, parseTemporal, parseToolRequest, splitClauses, withoutRelativeTime, withoutYesNoQuestions } from '../../../src/tools/request/index.ts';
+import { doneAt, negatedAt } from '../../../src/tools/request/wording.ts';
 import { lexicalTerms, buildLexicalIndex, docTerms, topLexical, queryTerms, relatedTerms, sameFamily } from '../../../src/tools/lexical.ts';
 
 describe('request channel: slots', () => {
@@ -185,4 +186,67 @@ describe('request channel: does a geographic question ask for EO processing?', (
     'Show me cafés within 200 m of Herald Square',
     '宾州车站附近的药店',
   ])('no: %s', (question) => expect(asksForProcessing(question)).toBe(false));
+});
+
+describe('request channel: data the user says they have', () => {
+  it('reads a product after "we have" / "I\'ve got" / 手上有 as input, not as the product asked for', () => {
+    const en = parseToolRequest('We have a 2015 land use map and want to see what changed since');
+    expect(en.context.available).toContain('landcover_map');
+    expect(en.target.products.map((p) => p.id)).not.toContain('landcover_map');
+    expect(parseToolRequest("I've got a cloud mask, apply it to the scene").context.available).toContain('cloud_mask');
+    const zh = parseToolRequest('我手上有一张土地利用图，想看看哪里变了');
+    expect(zh.context.available).toContain('landcover_map');
+    expect(zh.target.products.map((p) => p.id)).not.toContain('landcover_map');
+  });
+
+  it('still reads the same product as the target when it is asked for', () => {
+    expect(parseToolRequest('Classify the delta into a land use map').target.products[0]?.id).toBe('landcover_map');
+  });
+});
+
+describe('request channel: how much of the request the readings cover', () => {
+  it('is high when the graph reads the informative words, low when it reads few of them', () => {
+    const read = parseToolRequest('Calculate NDVI from Sentinel-2 imagery');
+    const partly = parseToolRequest('Are the hedgerows on the terraces parched after the long heatwave?');
+    expect(read.coverage).toBeGreaterThan(0.6);
+    expect(partly.coverage).toBeLessThan(0.3);
+  });
+
+  it('measures Chinese requests by their dictionary words', () => {
+    const read = parseToolRequest('计算哨兵二号影像的归一化植被指数');
+    const partly = parseToolRequest('山坡上的果园最近是不是缺水，叶子都打卷了');
+    expect(read.coverage).toBeGreaterThan(partly.coverage);
+    expect(partly.coverage).toBeLessThan(0.6);
+  });
+
+  it('gives every clause of a multi-step request its own coverage', () => {
+    const p = parseToolRequest('First mask the clouds, then work out how the vineyards fared over the dry spell');
+    expect(p.subTasks.length).toBeGreaterThanOrEqual(2);
+    expect(p.subTasks[0]!.coverage).toBeGreaterThan(p.subTasks[1]!.coverage);
+  });
+});
+
+describe('request channel: words between the marker and the mention', () => {
+  it('reads "already" and a negation a few words before the task, whatever spacing follows them', () => {
+    const done = 'the pair has already been precisely co-registered';
+    const not = 'no scene here was ever co-registered';
+    expect(doneAt(done, done.indexOf('co-registered'))).toBe(true);
+    expect(negatedAt(not, not.indexOf('co-registered'))).toBe(true);
+    expect(doneAt('please co-register the pair', 7)).toBe(false);
+  });
+});
+
+describe('request channel: a crop named is a setting, crop types asked for are a task', () => {
+  it('reads a crop name as cropland, not as crop-type mapping', () => {
+    expect(parseToolRequest('how is the soybean doing after the dry July').concepts.map((c) => c.id)).toEqual(['cropland']);
+    expect(parseToolRequest('这块大豆地长得怎么样').concepts.map((c) => c.id)).not.toContain('crop_type');
+    expect(parseToolRequest('map the crop types of the county').concepts.map((c) => c.id)).toContain('crop_type');
+  });
+});
+
+describe('request channel: Chinese words no form covers are searched in English', () => {
+  it('gives the first dictionary sense of each uncovered word, and none for covered ones', () => {
+    expect(parseToolRequest('想给这些照片加上水印').glosses).toContain('watermark');
+    expect(parseToolRequest('归一化植被指数').glosses).toEqual([]);
+  });
 });
