@@ -250,3 +250,13 @@ describe('request channel: Chinese words no form covers are searched in English'
     expect(parseToolRequest('归一化植被指数').glosses).toEqual([]);
   });
 });
+
+describe('request channel: clouds in the scene are a setting, cloud masking asked for is a task', () => {
+  it('reads clouds named as a condition as an object, and masking them as the task', () => {
+    const condition = parseToolRequest('it was cloudy on most days; reconstruct the missing pixels');
+    expect(condition.concepts.map((c) => c.id)).toEqual(['cloud_cover']);
+    expect(condition.target.products.map((p) => p.id)).not.toContain('cloud_mask');
+    expect(parseToolRequest('给影像做云掩膜').concepts.map((c) => c.id)).toContain('cloud');
+    expect(parseToolRequest('run a cloud detection on the scene').target.products.map((p) => p.id)).toContain('cloud_mask');
+  });
+});
