@@ -53,11 +53,11 @@ function compileKind(entries: { id: string; forms: string[] }[]): CompiledKind {
   const byLastStem: CompiledKind['byLastStem'] = new Map();
   for (const [form, ids] of byForm) {
     if (!/^[a-z]+(?:[ -][a-z]+)*$/.test(form)) continue;
-    const words = form.split(/[ -]/);
-    const key = stemKey(words);
-    if (words.length <= MAX_STEMMED_WORDS && !byStems.has(key)) byStems.set(key, { form, ids });
-    if (words.length >= 2 && words.length <= MAX_STEMMED_WORDS) {
-      const stems = words.map(stem);
+    const stems = form.split(/[ -]/).map(stem);
+    if (stems.length > MAX_STEMMED_WORDS) continue;
+    const key = stems.join(' ');
+    if (!byStems.has(key)) byStems.set(key, { form, ids });
+    if (stems.length >= 2) {
       const last = stems[stems.length - 1]!;
       byLastStem.set(last, [...(byLastStem.get(last) ?? []), { stems, form, ids }]);
     }
@@ -126,10 +126,6 @@ export function matchForms(text: string, kinds?: readonly FormKind[]): FormMatch
 
 const MAX_STEMMED_WORDS = 4;
 
-function stemKey(words: readonly string[]): string {
-  return words.map((w) => stem(w)).join(' ');
-}
-
 /**
  * A phrase of the graph whose last word has the same stem as the run's and whose other words are of the
  * same word family ("coast erosion" for "coastal erosion", "topography analysis" for "topographic
@@ -157,7 +153,8 @@ export function matchFormsByStem(text: string, kinds?: readonly FormKind[]): For
         // Only words separated by a space or a hyphen make one phrase.
         const run = words.slice(i, i + n);
         if (run.some((w, j) => j > 0 && !/^[ -]$/.test(norm.slice(run[j - 1]!.end, w.start)))) continue;
-        const hit = c.byStems.get(stemKey(run.map((w) => w.word))) ?? (n >= 2 ? familyPhrase(c, run.map((w) => w.stem)) : undefined);
+        const stems = run.map((w) => w.stem);
+        const hit = c.byStems.get(stems.join(' ')) ?? (n >= 2 ? familyPhrase(c, stems) : undefined);
         // A bare word does not stand for a form derived from it: "green" is not "greening", "map" not "mapping".
         if (hit && n === 1 && run[0]!.word === run[0]!.stem && hit.form !== run[0]!.word) continue;
         if (hit) {

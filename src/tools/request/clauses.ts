@@ -134,7 +134,7 @@ export function subTasksOf(query: string, sharedWords: string): SubTask[] {
       taskTypes: f.taskTypes,
       products: f.products,
       coverage: f.coverage,
-      glosses: f.glossWords,
+      glossWords: f.glossWords,
     };
   });
 }

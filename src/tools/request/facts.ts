@@ -119,12 +119,38 @@ export function inSetting(norm: string, start: number): boolean {
   return SETTING_BEFORE.test(norm.slice(Math.max(0, start - 60), start));
 }
 
+/** A dictionary word of the text's Chinese, where it stands (offsets in the normalised text). */
+interface ChineseWord {
+  text: string;
+  start: number;
+  end: number;
+  senses: string[];
+}
+
+/**
+ * The CC-CEDICT words of a text's Han runs that can name something: single characters, transliterated
+ * names and yes/no question forms (是不是, 有没有: they ask, they name nothing) are left out.
+ */
+function chineseWords(norm: string): ChineseWord[] {
+  const out: ChineseWord[] = [];
+  for (const m of norm.matchAll(/\p{Script=Han}+/gu)) {
+    let offset = m.index;
+    for (const seg of glossChinese(m[0], undefined, { bidirectional: true })) {
+      const start = offset;
+      offset += seg.text.length;
+      if ([...seg.text].length < 2 || seg.name || YES_NO_FORM.test(seg.text)) continue;
+      out.push({ text: seg.text, start, end: offset, senses: seg.senses });
+    }
+  }
+  return out;
+}
+
 /**
  * Concepts read by word vectors (word-sense.ts) for the words that no form of the graph covers: in
  * English each remaining content word that carries information, in Chinese each remaining dictionary
  * word, through its CC-CEDICT senses. Words of the setting (place phrases, seasons) are left alone.
  */
-function inferredHits(norm: string, hits: readonly FormMatch[]): { hits: FormMatch[]; scale: Map<FormMatch, number>; glosses: string[]; glossWords: string[] } {
+function inferredHits(norm: string, hits: readonly FormMatch[], zh: readonly ChineseWord[]): { hits: FormMatch[]; scale: Map<FormMatch, number>; glosses: string[]; glossWords: string[] } {
   const covered = (start: number, end: number) => hits.some((h) => h.start < end && h.end > start);
   const readable = (w: string) => !TIME_WORDS.test(w) && contentWords(w).length > 0 && informationOf(w) >= CONCEPT_TUNING.minInformation;
   // Unknown words with where they stand; a Chinese word stands for the English words of its senses.
@@ -136,20 +162,14 @@ function inferredHits(norm: string, hits: readonly FormMatch[]): { hits: FormMat
     const end = m.index + m[0].length;
     if (!covered(m.index, end) && !inSetting(norm, m.index) && readable(m[0])) words.push({ text: m[0], start: m.index, end, english: [m[0]] });
   }
-  for (const m of norm.matchAll(/\p{Script=Han}+/gu)) {
-    let offset = m.index;
-    for (const seg of glossChinese(m[0], undefined, { bidirectional: true })) {
-      const start = offset;
-      offset += seg.text.length;
-      // A yes/no question form (是不是, 有没有) asks, it names nothing.
-      if ([...seg.text].length < 2 || seg.name || covered(start, offset) || YES_NO_FORM.test(seg.text)) continue;
-      const english = seg.senses.flatMap((sense) => contentWords(sense)).filter(readable);
-      if (english.length === 0) continue;
-      glosses.push(seg.senses.slice(0, 2).join(' , '));
-      // The first sense is the dictionary's commonest; the later ones add more noise than they find.
-      for (const w of contentWords(seg.senses[0] ?? '').filter(readable)) glossWords.add(w);
-      words.push({ text: seg.text, start, end: offset, english });
-    }
+  for (const w of zh) {
+    if (covered(w.start, w.end)) continue;
+    const english = w.senses.flatMap((sense) => contentWords(sense)).filter(readable);
+    if (english.length === 0) continue;
+    glosses.push(w.senses.slice(0, 2).join(' , '));
+    // The first sense is the dictionary's commonest; the later ones add more noise than they find.
+    for (const e of contentWords(w.senses[0] ?? '').filter(readable)) glossWords.add(e);
+    words.push({ text: w.text, start: w.start, end: w.end, english });
   }
   const out: FormMatch[] = [];
   const scale = new Map<FormMatch, number>();
@@ -195,7 +215,7 @@ function trendHit(norm: string, hits: readonly FormMatch[]): FormMatch | undefin
  * Words of time are setting and left out. An everyday request the graph reads only in part ("are the
  * hedgerows parched?") has a low coverage: its reading is then a guess from the words it happened to know.
  */
-function coverageOf(norm: string, hits: readonly FormMatch[]): number {
+function coverageOf(norm: string, hits: readonly FormMatch[], zh: readonly ChineseWord[]): number {
   const covered = (start: number, end: number) => hits.some((h) => h.start < end && h.end > start);
   let total = 0;
   let known = 0;
@@ -207,16 +227,9 @@ function coverageOf(norm: string, hits: readonly FormMatch[]): number {
     if (TIME_WORDS.test(m[0]) || contentWords(m[0]).length === 0) continue;
     add(m.index, m.index + m[0].length, informationOf(m[0]));
   }
-  for (const m of norm.matchAll(/\p{Script=Han}+/gu)) {
-    let offset = m.index;
-    for (const seg of glossChinese(m[0], undefined, { bidirectional: true })) {
-      const start = offset;
-      offset += seg.text.length;
-      if ([...seg.text].length < 2 || seg.name || YES_NO_FORM.test(seg.text)) continue;
-      const senses = seg.senses.flatMap((sense) => contentWords(sense)).filter((w) => !TIME_WORDS.test(w));
-      if (senses.length === 0) continue;
-      add(start, offset, Math.max(...senses.map(informationOf)));
-    }
+  for (const w of zh) {
+    const senses = w.senses.flatMap((sense) => contentWords(sense)).filter((e) => !TIME_WORDS.test(e));
+    if (senses.length) add(w.start, w.end, Math.max(...senses.map(informationOf)));
   }
   return total > 0 ? known / total : 1;
 }
@@ -224,7 +237,8 @@ function coverageOf(norm: string, hits: readonly FormMatch[]): number {
 export function textFacts(text: string, infer = true): TextFacts {
   const norm = normalizeForMatch(text);
   const listed = matchFormsLoose(text);
-  const inferred = infer ? inferredHits(norm, listed) : { hits: [], scale: new Map<FormMatch, number>(), glosses: [], glossWords: [] };
+  const zh = chineseWords(norm);
+  const inferred = infer ? inferredHits(norm, listed, zh) : { hits: [], scale: new Map<FormMatch, number>(), glosses: [], glossWords: [] };
   const trend = trendHit(norm, listed);
   const hits = [...listed, ...inferred.hits, ...(trend ? [trend] : [])].sort((a, b) => a.start - b.start || b.end - a.end);
   const operands = operandHits(hits, norm);
@@ -323,6 +337,6 @@ export function textFacts(text: string, infer = true): TextFacts {
     explicitTask,
     glosses: inferred.glosses,
     glossWords: inferred.glossWords,
-    coverage: coverageOf(norm, hits),
+    coverage: coverageOf(norm, hits, zh),
   };
 }

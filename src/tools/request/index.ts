@@ -115,7 +115,7 @@ export function parseToolRequest(query: string, context: RequestContext = {}): P
     subTasks: subTasksOf(query, sharedWords),
     expansions: expansionsOf(facts),
     coverage: facts.coverage,
-    glosses: facts.glossWords,
+    glossWords: facts.glossWords,
     confidence: Math.min(1, recognised / 2),
   };
 }

@@ -48,8 +48,8 @@ export interface SubTask {
   products: Weighted[];
   /** Share of the clause's information its readings cover (0..1). */
   coverage: number;
-  /** English senses of its Chinese words that no graph form covers. */
-  glosses: string[];
+  /** The informative English words of the first CC-CEDICT sense of each Chinese word no graph form covers. */
+  glossWords: string[];
 }
 
 export interface ParsedRequest {
@@ -78,8 +78,8 @@ export interface ParsedRequest {
   expansions: string[];
   /** Share of the request's information its readings cover (0..1). */
   coverage: number;
-  /** English senses of its Chinese words that no graph form covers. */
-  glosses: string[];
+  /** The informative English words of the first CC-CEDICT sense of each Chinese word no graph form covers. */
+  glossWords: string[];
   /** 0..1: how much of the request the knowledge graph recognised. */
   confidence: number;
 }

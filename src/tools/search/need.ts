@@ -31,7 +31,7 @@ export function needOf(parsed: ParsedRequest, sub?: SubTask): Need {
     dataSources: parsed.dataSources,
     temporal: parsed.temporal?.shape,
     coverage: sub ? sub.coverage : parsed.coverage,
-    glosses: sub ? sub.glosses : parsed.glosses,
+    glossWords: sub ? sub.glossWords : parsed.glossWords,
   };
 }
 

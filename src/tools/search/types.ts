@@ -90,8 +90,8 @@ export interface Need {
   temporal?: Temporal;
   /** Share of the text the readings cover: how far the task types and products read from it are to be trusted. */
   coverage: number;
-  /** English senses of the Chinese words no graph form covers (CC-CEDICT): the user's own words, translated. */
-  glosses: string[];
+  /** English words of the Chinese words no graph form covers (CC-CEDICT): the user's own words, translated. */
+  glossWords: string[];
 }
 
 export interface Scored extends Signals {

@@ -246,8 +246,8 @@ describe('request channel: a crop named is a setting, crop types asked for are a
 
 describe('request channel: Chinese words no form covers are searched in English', () => {
   it('gives the first dictionary sense of each uncovered word, and none for covered ones', () => {
-    expect(parseToolRequest('想给这些照片加上水印').glosses).toContain('watermark');
-    expect(parseToolRequest('归一化植被指数').glosses).toEqual([]);
+    expect(parseToolRequest('想给这些照片加上水印').glossWords).toContain('watermark');
+    expect(parseToolRequest('归一化植被指数').glossWords).toEqual([]);
   });
 });
 
