@@ -90,6 +90,14 @@ describe.skipIf(!hasData)(`EO tool catalogs, search and workflows (${testMode} m
     expect(result.parsed).toMatchObject({ taskType: 'vegetation_index', dataSource: 'Sentinel-2', processingLevel: 'L2A' });
   });
 
+  it('reads what is measured of water and of vegetation: water quality and plant moisture indices, not water extent', async () => {
+    const top = async (query: string) => (await search(query)).tools[0]?.id;
+    expect(['index:NDCI', 'index:FAI']).toContain(await top('cyanobacteria in the drinking-water reservoir from Sentinel-2'));
+    expect(await top('suspended sediment after the spring runoff in the delta')).toBe('index:NDTI');
+    expect(await top('悬浮泥沙浓度')).toBe('index:NDTI');
+    expect(['index:NDMI', 'index:MSI', 'index:GVMI', 'index:NMDI', 'index:DSI']).toContain(await top('map live fuel moisture across the chaparral before the fire season'));
+  });
+
   it('L1C vs L2A: the same request changes missing prerequisites and ranking as an EO expert expects', async () => {
     const query = 'Compute NDVI from Sentinel-2 imagery';
     const l1c = await search(query, { dataSource: 'Sentinel-2', processingLevel: 'L1C' });

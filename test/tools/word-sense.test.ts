@@ -40,7 +40,7 @@ describe('words no lexicon lists, read by word vectors', () => {
 
   it('glosses Chinese words the graph does not list (CC-CEDICT) and reads them as concepts', () => {
     const parsed = parseToolRequest('湖面上是不是有很多漂浮的藻类');
-    expect(parsed.concepts.map((c) => c.id)).toContain('water_quality');
+    expect(parsed.concepts.map((c) => c.id)).toContain('algal_bloom');
     expect(parsed.expansions.some((e) => /alga/.test(e))).toBe(true);
   });
 

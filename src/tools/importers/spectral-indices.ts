@@ -14,6 +14,7 @@ import {
   knowledgeGraph,
   matchForms,
   productInfo,
+  productSatisfies,
   sensorBandFor,
   sensorsWithBands,
   type SensorInfo,
@@ -167,12 +168,19 @@ function platformBandsFor(
   return out;
 }
 
-/** `index:NDVI` outputs `ndvi` when the graph knows that product, else the domain's index product. */
+/**
+ * `index:NDVI` outputs `ndvi` when the graph knows that product; else a narrower product of the domain's
+ * one whose words the index's name uses (`namedBy`: the "Floating Algae Index" is a water-quality index);
+ * else the domain's index product.
+ */
 function outputProduct(index: SpectralIndex, fn: string): string {
   const own = index.short_name.toLowerCase();
   if (productInfo(own) && !productInfo(own)?.generic) return own;
   const fromFn = functionInfo(fn)?.outputs[0]?.product;
-  return fromFn ?? 'spectral_index';
+  if (!fromFn) return 'spectral_index';
+  const name = ` ${index.long_name.toLowerCase().replace(/[^a-z]+/g, ' ')} `;
+  const narrower = knowledgeGraph().products.find((p) => p.id !== fromFn && productSatisfies(p.id, fromFn) && p.namedBy?.some((w) => name.includes(` ${w} `)));
+  return narrower?.id ?? fromFn;
 }
 
 /** "near-infrared, red and blue" from band roles, for the prose description. */

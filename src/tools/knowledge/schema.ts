@@ -29,6 +29,11 @@ const ProductSchema = z.strictObject({
   satisfies: z.array(z.string()),
   modality: z.string().optional(),
   temporal: TemporalSchema.optional(),
+  /**
+   * Words of a spectral index's own name that make it this product rather than the more general one it
+   * satisfies ("Floating Algae Index" among the water indices is a water-quality index).
+   */
+  namedBy: z.array(z.string()).optional(),
   ...forms,
 });
 

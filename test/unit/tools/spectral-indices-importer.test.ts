@@ -74,6 +74,17 @@ describe.skipIf(!hasSpectral)(hasSpectral ? 'spectral-indices importer (shared c
     }
   });
 
+  it('gives an index the narrower product its own name speaks of, within its domain only', () => {
+    const product = (id: string) => byId.get(id)?.outputs[0]?.product;
+    expect(product('index:FAI')).toBe('algae_index');
+    expect(product('index:NDCI')).toBe('algae_index');
+    expect(product('index:NDTI')).toBe('turbidity_index');
+    for (const id of ['index:NDMI', 'index:MSI', 'index:GVMI', 'index:NMDI']) expect(product(id), id).toBe('vegetation_water_index');
+    // A vegetation index named for chlorophyll is not a water-quality index; a plain water index stays one.
+    expect(product('index:CIG')).toBe('vegetation_index');
+    expect(product('index:WRI')).toBe('water_index');
+  });
+
   it('treats radar indices as SAR needing calibrated backscatter', () => {
     const r = byId.get('index:VHVVR')!;
     expect(r.function).toBe('radar_index');
