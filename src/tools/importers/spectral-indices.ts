@@ -170,7 +170,7 @@ function platformBandsFor(
 
 /**
  * `index:NDVI` outputs `ndvi` when the graph knows that product; else a narrower product of the domain's
- * one whose words the index's name uses (`namedBy`: the "Floating Algae Index" is a water-quality index);
+ * one whose words the index's name uses (`namedBy`: the "Floating Algae Index" is an algae index);
  * else the domain's index product.
  */
 function outputProduct(index: SpectralIndex, fn: string): string {

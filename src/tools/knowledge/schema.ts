@@ -31,7 +31,7 @@ const ProductSchema = z.strictObject({
   temporal: TemporalSchema.optional(),
   /**
    * Words of a spectral index's own name that make it this product rather than the more general one it
-   * satisfies ("Floating Algae Index" among the water indices is a water-quality index).
+   * satisfies ("Floating Algae Index" among the water indices is an algae index).
    */
   namedBy: z.array(z.string()).optional(),
   ...forms,
