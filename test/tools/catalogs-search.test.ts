@@ -98,6 +98,23 @@ describe.skipIf(!hasData)(`EO tool catalogs, search and workflows (${testMode} m
     expect(['index:NDMI', 'index:MSI', 'index:GVMI', 'index:NMDI', 'index:DSI']).toContain(await top('map live fuel moisture across the chaparral before the fire season'));
   });
 
+  it('reads everyday Chinese through the dictionary and requests by their shape', async () => {
+    const top = async (query: string) => (await search(query)).tools[0]?.id;
+    expect(await functionOf((await top('山上的雪化了多少'))!)).toBe('snow_index');
+    expect(['cloud_masking', 'cloud_detection']).toContain(await top('去掉影像上的云'));
+    // Two dates and words of change: change detection, next to the co-registration two dated images need.
+    const change = (await search('2019年和2023年的影像比一比，哪里不一样')).tools.slice(0, 3).map((t) => t.id);
+    expect(change.some((id) => ['cva_change_detector', 'pca_change_detector', 'change_thresholding', 'change_type_classification'].includes(id))).toBe(true);
+    expect(await top('这片稻田大概有几公顷')).toBe('area_statistics');
+    expect(await top('only keep the blue and green bands')).toBe('filter_bands');
+    expect(await top('只要2021年4月到6月的影像')).toBe('filter_temporal');
+    expect(await top('draw a 300 m ring around each well')).toBe('vector_buffer');
+    expect(await top('在每个地块里放30个点')).toBe('vector_to_random_points');
+    expect(['resample_spatial', 'resample_cube_spatial']).toContain(await top('把20米的波段和10米的放到同一个格网'));
+    // A bare category gets one of the members the graph names, not whichever index the n-grams favour.
+    expect(['ndvi', 'index:NDVI', 'ndvi_calculator', 'index:EVI', 'index:SAVI']).toContain(await top('帮我出一个植被指数'));
+  });
+
   it('L1C vs L2A: the same request changes missing prerequisites and ranking as an EO expert expects', async () => {
     const query = 'Compute NDVI from Sentinel-2 imagery';
     const l1c = await search(query, { dataSource: 'Sentinel-2', processingLevel: 'L1C' });

@@ -8,7 +8,7 @@ import { conceptInfo, functionInfo, matchForms, matchFormsByStem, normalizeForMa
 import { CONCEPT_TUNING, WORD_SENSE, conceptCloseness, conceptsOfWords, contentWords, informationOf } from '../word-sense.ts';
 import { spanOfYears } from './temporal.ts';
 import type { ConceptHit, Weighted } from './types.ts';
-import { HAN, doneAt, formWeight, negatedAt } from './wording.ts';
+import { HAN, areaQuestion, bufferDistance, doneAt, formWeight, negatedAt } from './wording.ts';
 
 export interface TextFacts {
   concepts: ConceptHit[];
@@ -34,9 +34,13 @@ const INPUT_MARKERS_ZH = /(?:利用|基于|用|从|根据|对|已有|现有|手[
 const TARGET_MARKERS_EN = /\b(?:compute|calculate|derive|estimate|produce|generate|create|map|extract|retrieve|convert\s+\S+(?:\s+\S+){0,4}\s+to|into|build|make|get)\s+(?:\S+\s+){0,4}$/;
 const TARGET_MARKERS_ZH = /(?:计算|提取|估算|反演|生成|制作|得到|求|绘制)[^，。]{0,6}$/;
 
+/** A Chinese locative after a mention ("图像中", "土地覆盖图上"): the thing is where something is, so it is at hand. */
+const LOCATIVE_AFTER_ZH = /^(?:上(?![传升涨下])|里(?!程)|中(?![心国间])|内)/u;
+
 function isInputMention(norm: string, h: FormMatch): boolean {
   const before = norm.slice(0, h.start);
-  return HAN.test(h.form) || HAN.test(before.slice(-2)) ? INPUT_MARKERS_ZH.test(before) : INPUT_MARKERS_EN.test(before);
+  if (HAN.test(h.form)) return INPUT_MARKERS_ZH.test(before) || LOCATIVE_AFTER_ZH.test(norm.slice(h.end));
+  return HAN.test(before.slice(-2)) ? INPUT_MARKERS_ZH.test(before) : INPUT_MARKERS_EN.test(before);
 }
 
 function isTargetMention(norm: string, h: FormMatch): boolean {
@@ -128,21 +132,68 @@ interface ChineseWord {
 }
 
 /**
- * The CC-CEDICT words of a text's Han runs that can name something: single characters, transliterated
- * names and yes/no question forms (是不是, 有没有: they ask, they name nothing) are left out.
+ * The CC-CEDICT words of a text's Han runs that can name something: transliterated names and yes/no
+ * question forms (是不是, 有没有: they ask, they name nothing) are left out, and single characters unless
+ * `singles` (their first senses are mostly grammatical).
  */
-function chineseWords(norm: string): ChineseWord[] {
+function chineseWords(norm: string, singles = false): ChineseWord[] {
   const out: ChineseWord[] = [];
   for (const m of norm.matchAll(/\p{Script=Han}+/gu)) {
     let offset = m.index;
     for (const seg of glossChinese(m[0], undefined, { bidirectional: true })) {
       const start = offset;
       offset += seg.text.length;
-      if ([...seg.text].length < 2 || seg.name || YES_NO_FORM.test(seg.text)) continue;
+      if ((!singles && [...seg.text].length < 2) || seg.name || YES_NO_FORM.test(seg.text)) continue;
       out.push({ text: seg.text, start, end: offset, senses: seg.senses });
     }
   }
   return out;
+}
+
+const CALENDAR_SENSE = /\b(?:year|years|month|months|week|weeks|day|days|annual|annually|yearly|monthly|weekly|daily|season|seasons|seasonal)\b/;
+
+/** Senses of a Chinese word searched for a graph form (CC-CEDICT lists the commonest first). */
+const DICTIONARY_SENSES = 2;
+/**
+ * Weight of a reading found through the dictionary or a construction: a translation out of context, or
+ * a shape rather than a word, so less than a listed form (0.4 to 0.8 measure the same on the tuning halves).
+ */
+const INFERRED_WEIGHT = 0.6;
+const DICTIONARY_KINDS: ReadonlySet<string> = new Set(['concept', 'function', 'product']);
+
+/**
+ * Chinese words that no form of the graph lists but whose dictionary sense is one of its English forms
+ * (雪 "snow" is the snow concept, 淹 "flood; submerge" the flood concept, 云 "to say; cloud" the clouds): the
+ * dictionary translates the word, the graph reads the translation. The whole sense must be the form, so a
+ * word is not read by a form that only occurs in its definition. Single characters count too: their
+ * senses that name a concept of the graph are rarely grammatical ones.
+ */
+function dictionaryHits(norm: string, listed: readonly FormMatch[]): { hits: FormMatch[]; scale: Map<FormMatch, number> } {
+  const hits: FormMatch[] = [];
+  const scale = new Map<FormMatch, number>();
+  const covered = (start: number, end: number) => listed.some((h) => h.start < end && h.end > start);
+  for (const w of chineseWords(norm, true)) {
+    if (covered(w.start, w.end)) continue;
+    const seen = new Set<string>();
+    for (const sense of w.senses.slice(0, DICTIONARY_SENSES)) {
+      const text = normalizeForMatch(sense).trim();
+      // A calendar character (the 月 of 6月) dates the request; it does not ask for a temporal aggregate.
+      if ([...w.text].length === 1 && CALENDAR_SENSE.test(text)) continue;
+      // Dictionary senses are singular; the graph lists some object forms in the plural ("clouds").
+      const plural = /^[a-z]+$/.test(text) ? matchFormsLoose(`${text}s`).filter((h) => h.end === text.length + 1) : [];
+      for (const h of [...matchFormsLoose(text), ...plural]) {
+        if (!DICTIONARY_KINDS.has(h.kind) || h.start !== 0 || h.end < text.length - 2) continue;
+        const key = `${h.kind}:${h.ids.join('/')}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const hit: FormMatch = { kind: h.kind, ids: h.ids, form: w.text, start: w.start, end: w.end };
+        hits.push(hit);
+        scale.set(hit, INFERRED_WEIGHT);
+      }
+      if (seen.size) break;
+    }
+  }
+  return { hits, scale };
 }
 
 /**
@@ -209,6 +260,43 @@ function trendHit(norm: string, hits: readonly FormMatch[]): FormMatch | undefin
   return m ? { kind: 'concept', ids: [TREND], form: m[0], start: m.index, end: m.index + m[0].length } : undefined;
 }
 
+const CHANGE_DETECTION = 'change_detection';
+const CHANGE_WORD_EN = /\b(?:chang(?:e|ed|es)|differ(?:s|ed|ence|ences|ent)?|what's new)\b/;
+const CHANGE_WORD_ZH = /变了|变化|变成|不一样|不同|差别|差异|区别/u;
+/** Two acquisitions named as such: two dates, images, years; before and after; two and a classifier (两期, 两张), 前后两. */
+const TWO_TIMES_EN = /\b(?:two|both|2)\s+(?:dates|images|scenes|years|acquisitions|epochs|times|periods|snapshots|photos|pictures|maps|surveys)\b|\bbefore and after\b|\b(?:19|20)\d{2}\s+(?:and|vs\.?|versus|to)\s+(?:19|20)\d{2}\b/;
+const TWO_TIMES_ZH = /(?<![这近过去])[两二俩]\s*(?:个)?\s*(?:年|期|景|张|幅|时相|时期|次)(?![来里间内多])|前后两|(?:19|20)\d{2}\s*年?\s*(?:和|与|跟|对比|比)\s*(?:19|20)\d{2}/u;
+
+/**
+ * "compare the two images: what is different?", "2019年和2023年的影像比一比": words of change with
+ * two acquisitions ask for change detection, whatever the words. The reading is placed on the words of
+ * change.
+ */
+function changeHit(norm: string, hits: readonly FormMatch[]): FormMatch | undefined {
+  if (!conceptInfo(CHANGE_DETECTION)) return undefined;
+  if (hits.some((h) => h.kind === 'concept' && h.ids.includes(CHANGE_DETECTION))) return undefined;
+  if (!TWO_TIMES_EN.test(norm) && !TWO_TIMES_ZH.test(norm)) return undefined;
+  const m = CHANGE_WORD_EN.exec(norm) ?? CHANGE_WORD_ZH.exec(norm);
+  return m ? { kind: 'concept', ids: [CHANGE_DETECTION], form: m[0], start: m.index, end: m.index + m[0].length } : undefined;
+}
+
+const AREA_STATISTICS = 'area_statistics';
+const BUFFER = 'vector_processing';
+
+/**
+ * Constructions that name a task by their shape, not by a word: "how many acres", "有几公顷", "how big is"
+ * ask for the area of something; "a 300 m ring around", "within 2 km of", "周边300米" for a buffer.
+ */
+function constructionHits(norm: string, hits: readonly FormMatch[]): FormMatch[] {
+  const out: FormMatch[] = [];
+  const read = (kind: FormMatch['kind'], id: string) => hits.some((h) => h.kind === kind && h.ids.includes(id));
+  const area = areaQuestion(norm);
+  if (area && conceptInfo(AREA_STATISTICS) && !read('concept', AREA_STATISTICS)) out.push({ kind: 'concept', ids: [AREA_STATISTICS], form: area[0], start: area.index, end: area.index + area[0].length });
+  const buffer = bufferDistance(norm);
+  if (buffer && functionInfo(BUFFER) && !read('function', BUFFER)) out.push({ kind: 'function', ids: [BUFFER], form: 'buffer', start: buffer.index, end: buffer.index + buffer[0].length });
+  return out;
+}
+
 /**
  * How much of what a text says the readings cover: each informative word (English content words, Chinese
  * dictionary words through their senses) weighted by its information, covered when a reading spans it.
@@ -236,11 +324,20 @@ function coverageOf(norm: string, hits: readonly FormMatch[], zh: readonly Chine
 
 export function textFacts(text: string, infer = true): TextFacts {
   const norm = normalizeForMatch(text);
-  const listed = matchFormsLoose(text);
+  const forms = matchFormsLoose(text);
+  // Without inference only the graph's own forms are read (whether a geographic question asks for EO
+  // processing at all is decided by those: "cafés within 200 m of the square" is no buffer request).
+  const dictionary = infer ? dictionaryHits(norm, forms) : { hits: [], scale: new Map<FormMatch, number>() };
+  const listed = [...forms, ...dictionary.hits].sort((a, b) => a.start - b.start || b.end - a.end);
   const zh = chineseWords(norm);
   const inferred = infer ? inferredHits(norm, listed, zh) : { hits: [], scale: new Map<FormMatch, number>(), glosses: [], glossWords: [] };
+  for (const [h, w] of dictionary.scale) inferred.scale.set(h, w);
   const trend = trendHit(norm, listed);
-  const hits = [...listed, ...inferred.hits, ...(trend ? [trend] : [])].sort((a, b) => a.start - b.start || b.end - a.end);
+  const change = trend || !infer ? undefined : changeHit(norm, listed);
+  if (change) inferred.scale.set(change, INFERRED_WEIGHT);
+  const constructions = infer ? constructionHits(norm, listed) : [];
+  for (const h of constructions) inferred.scale.set(h, INFERRED_WEIGHT);
+  const hits = [...listed, ...inferred.hits, ...(trend ? [trend] : []), ...(change ? [change] : []), ...constructions].sort((a, b) => a.start - b.start || b.end - a.end);
   const operands = operandHits(hits, norm);
   // Under an inferred trend, what is measured is its variable (as in "NDVI trend"), not a task of its own.
   if (trend) for (const h of hits) if (h !== trend && h.kind === 'concept' && h.ids.some((id) => conceptInfo(id)?.kind === 'task')) operands.add(h);

@@ -6,6 +6,19 @@ import type { ConceptHit, TemporalSlot } from './types.ts';
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const SEASONS: Record<string, [number, number]> = { spring: [3, 5], summer: [6, 8], autumn: [9, 11], fall: [9, 11], winter: [12, 2] };
 
+const ZH_MONTH = '(\\d{1,2}|十[一二]?|[一二三四五六七八九])';
+const ZH_MONTH_RANGE = new RegExp(
+  `(?:((?:19|20)\\d{2})\\s*年)?\\s*${ZH_MONTH}\\s*月份?(?:\\s*\\d{1,2}\\s*[日号])?\\s*(?:到|至|—|–|-|~|～)\\s*(?:((?:19|20)\\d{2})\\s*年)?\\s*${ZH_MONTH}\\s*月份?(?:\\s*\\d{1,2}\\s*[日号])?`,
+  'gu',
+);
+const ZH_DIGITS = '一二三四五六七八九';
+
+/** 3, 三, 十一 -> 3, 3, 11 (0 when it is not a month). */
+function zhMonth(s: string): number {
+  const n = /^\d+$/.test(s) ? Number(s) : s.startsWith('十') ? 10 + (s.length > 1 ? ZH_DIGITS.indexOf(s[1]!) + 1 : 0) : ZH_DIGITS.indexOf(s) + 1;
+  return n >= 1 && n <= 12 ? n : 0;
+}
+
 const pad = (n: number) => String(n).padStart(2, '0');
 const lastDay = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
 
@@ -38,6 +51,7 @@ export function parseTemporal(query: string, concepts: readonly ConceptHit[]): T
   let start: string | undefined;
   let end: string | undefined;
   const consumed: [number, number][] = [];
+  let interval = false;
   const free = (i: number, j: number) => !consumed.some(([a, b]) => i < b && j > a);
 
   const written: string[] = [];
@@ -90,7 +104,29 @@ export function parseTemporal(query: string, concepts: readonly ConceptHit[]): T
     spans.push(m[0]);
     consumed.push([m.index, m.index + m[0].length]);
   }
+  // "2023年3月到5月", "三月至五月": a range of months (the year, when not written with either month, is
+  // the first one written elsewhere in the request).
+  for (const m of text.matchAll(ZH_MONTH_RANGE)) {
+    const from = zhMonth(m[2]!);
+    const to = zhMonth(m[4]!);
+    if (!from || !to) continue;
+    const year = /(?:19|20)\d{2}/.exec(text);
+    const elsewhere = year ? Number(year[0]) : undefined;
+    // A range across the new year ends in the year after its start.
+    const y1 = Number(m[1] ?? (m[3] ? Number(m[3]) - (from > to ? 1 : 0) : (elsewhere ?? 0)));
+    const y2 = Number(m[3] ?? (y1 && from > to ? y1 + 1 : y1));
+    if (y1 && y2) {
+      start ??= isoDay(y1, from, 1);
+      end ??= isoDay(y2, to, lastDay(y2, to));
+      dates.push(isoDay(y1, from, 1), isoDay(y2, to, 1));
+    } else {
+      interval = true;
+    }
+    spans.push(m[0]);
+    consumed.push([m.index, m.index + m[0].length]);
+  }
   for (const m of text.matchAll(/((?:19|20)\d{2})\s*年(?:\s*(\d{1,2})\s*月)?(?:\s*(\d{1,2})\s*日)?/gu)) {
+    if (!free(m.index, m.index + m[0].length)) continue;
     dates.push(isoDay(Number(m[1]), Number(m[2] ?? 1), Number(m[3] ?? 1)));
     spans.push(m[0]);
     consumed.push([m.index, m.index + m[0].length]);
@@ -120,11 +156,11 @@ export function parseTemporal(query: string, concepts: readonly ConceptHit[]): T
   const distinct = [...new Set(dates)];
   if (!shape) {
     // An interval is a period of acquisitions; two separate dates are a before/after pair.
-    if ((start && end) || duration) shape = 'series';
+    if ((start && end) || duration || interval) shape = 'series';
     else if (distinct.length === 2) shape = 'pair';
     else if (distinct.length > 2) shape = 'series';
     else if (distinct.length === 1) shape = 'single';
   }
-  if (!shape && dates.length === 0 && !duration) return undefined;
+  if (!shape && dates.length === 0 && !duration && !interval) return undefined;
   return { shape, dates: [...new Set(dates)].sort(), start, end, text: spans };
 }

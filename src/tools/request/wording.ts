@@ -61,3 +61,50 @@ export function negatedAt(norm: string, start: number): boolean {
   const words = before.trimEnd().split(/\s+/).slice(-5).join(' ');
   return NEGATION_EN.test(words);
 }
+
+const KEEP_VERB = '(?:keep|keeps|kept|retain|retains|want|wants|need|needs|use|take|select|leave|extract|show|pick)';
+const RESTRICTION_EN = new RegExp(
+  `\\b(?:only|just|solely)\\s+(?:(?:want|need|like)\\s+to\\s+)?${KEEP_VERB}\\b|\\b${KEEP_VERB}\\s+(?:only|just|solely)\\b|\\b(?:restrict|restricted|limit|limited|confine|confined|subset|trim|cut)\\s+(?:it\\s+|them\\s+|the\\s+\\S+\\s+)?(?:down\\s+)?to\\b|\\b(?:discard|drop|throw away|throw out|get rid of|remove|delete|cut away|cut off)\\s+(?:\\S+\\s+){0,3}?(?:else|rest|outside|others?)\\b|\\bnothing\\s+(?:but|except)\\b`,
+  'i',
+);
+const RESTRICTION_ZH = /只(?:要|保留|取|用|选|需要)|仅(?:保留|要|取|用)|(?:其他|其余|别的|以外|之外)[^，。；]{0,8}(?:不要|去掉|丢掉|删掉|删除|剔除)/;
+
+/**
+ * A request to keep part of the data and drop the rest ("keep only…", "only want…", "discard everything
+ * else", "只保留…", "其他的都不要"): a subset, whatever is kept (dates, bands, an area).
+ */
+export function asksForSubset(text: string): boolean {
+  return HAN.test(text) ? RESTRICTION_ZH.test(text) || RESTRICTION_EN.test(text) : RESTRICTION_EN.test(text);
+}
+
+const AREA_UNIT = '(?:亩|公顷|顷|平方公里|平方千米|平方米|平米|km²|km2|hectares?|acres?|square (?:kilometres|kilometers|miles|metres|meters))';
+const AREA_QUESTION_EN = new RegExp(`\\bhow (?:many|much) ${AREA_UNIT}|\\bhow (?:big|large|extensive) (?:is|are|was|were)\\b|\\bhow much (?:land|ground|ice|forest|water|of it)\\b`);
+const AREA_QUESTION_ZH = new RegExp(`(?:多少|几)\\s*${AREA_UNIT}|[有多]大(?:一片|面积)?(?![雨风雪水火学])|多大`, 'u');
+const DISTANCE = '\\d+(?:\\.\\d+)?\\s*(?:m|km|metres?|meters?|kilometres?|kilometers?|miles?|ft|feet)';
+const BUFFER_EN = new RegExp(`\\bwithin\\s+${DISTANCE}\\s+(?:of|from|around)\\b|\\b${DISTANCE}\\s+(?:[a-z-]+\\s+){0,2}(?:around|surrounding|either side of|on each side of|on both sides of)\\b`);
+const BUFFER_ZH = /(?:周[边围]|四周|附近|两侧|两边|沿线)[^，。]{0,3}\d+(?:\.\d+)?\s*(?:米|公里|千米|km|m)|\d+(?:\.\d+)?\s*(?:米|公里|千米)\s*(?:以内|之内|范围内|范围)/u;
+
+/** "how many acres", "有几公顷", "how big is": a question about the area of something. */
+export function areaQuestion(norm: string): RegExpExecArray | null {
+  return AREA_QUESTION_EN.exec(norm) ?? AREA_QUESTION_ZH.exec(norm);
+}
+
+/** "a 300 m ring around", "within 2 km of", "周边300米": a distance around geometries, i.e. a buffer. */
+export function bufferDistance(norm: string): RegExpExecArray | null {
+  return BUFFER_EN.exec(norm) ?? BUFFER_ZH.exec(norm);
+}
+
+const POINT_COUNT_EN = /\b\d+\s+(?:random(?:ly placed)?\s+|sample\s+|sampling\s+|check\s+)?points\b/;
+const POINT_COUNT_ZH = /[\d一二两三四五六七八九十百千]+\s*个\s*(?:随机)?(?:样|采样|检查|验证)?点(?![云])/u;
+
+/** "100 points in each field", "撒50个点": a number of points to place, i.e. sampling points in geometries. */
+export function pointCount(norm: string): RegExpExecArray | null {
+  return POINT_COUNT_EN.exec(norm) ?? POINT_COUNT_ZH.exec(norm);
+}
+
+const RESOLUTION = /(\d+(?:\.\d+)?)\s*(?:m|metres?|meters?|米)(?![²2a-z])/gu;
+
+/** Two different ground resolutions named in one request ("the 10 m and 20 m bands"): data to be put on one grid. */
+export function twoResolutions(norm: string): boolean {
+  return new Set([...norm.matchAll(RESOLUTION)].map((m) => Number(m[1]))).size >= 2;
+}

@@ -12,6 +12,13 @@ import type { Temporal, ToolRecord } from '../schema.ts';
 import { producerOf } from '../workflow.ts';
 import type { Need, Scored } from './types.ts';
 
+/**
+ * Output fit of a tool that makes an asked category itself rather than one of its named members: on the
+ * tuning halves 0.9 and 0.6 measure the same and 0.4 gains one request and loses another; with 0.6 a bare
+ * "vegetation index" gets NDVI rather than whichever of two hundred indices the n-grams favour.
+ */
+const UNNAMED_MEMBER_FIT = 0.6;
+
 export function outputFit(tool: ToolRecord, products: readonly Weighted[]): number {
   if (products.length === 0) return 0;
   const outs = tool.outputs.map((o) => o.product).filter((p): p is string => !!p);
@@ -20,8 +27,9 @@ export function outputFit(tool: ToolRecord, products: readonly Weighted[]): numb
     // "scenes", "imagery": every raster tool makes an image; that says nothing about the task.
     if (isGenericProduct(want.id)) continue;
     let fit = 0;
-    // Making exactly what was asked beats making something of the asked category ("NDWI" vs any water index).
-    if (outs.some((o) => productSatisfies(o, want.id))) fit = isCategoryProduct(want.id) && !outs.includes(want.id) ? 0.7 : 1;
+    // Any member of an asked category fits ("a vegetation index"); the members the graph names (NDVI) are
+    // the usual choice, ahead of the two hundred indices that only say they are one.
+    if (outs.some((o) => productSatisfies(o, want.id))) fit = isCategoryProduct(want.id) && outs.includes(want.id) ? UNNAMED_MEMBER_FIT : 1;
     // The tool makes something more general than asked (a "spectral index" for "NDVI"): partly fits.
     else if (outs.some((o) => !isGenericProduct(o) && productSatisfies(want.id, o))) fit = 0.5;
     best = Math.max(best, fit * want.weight);

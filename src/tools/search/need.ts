@@ -1,6 +1,6 @@
 /** One need (the whole request or one of its sub-tasks): the text to match and the slots that steer the ranking. */
-import { conceptInfo, functionInfo, sensorByDataSource } from '../knowledge/index.ts';
-import { withoutRelativeTime, type ParsedRequest, type SubTask } from '../request/index.ts';
+import { conceptInfo, functionInfo, matchForms, sensorByDataSource } from '../knowledge/index.ts';
+import { asksForSubset, bufferDistance, pointCount, twoResolutions, withoutRelativeTime, type ConceptHit, type ParsedRequest, type SubTask, type Weighted } from '../request/index.ts';
 import type { Need } from './types.ts';
 
 export function sensorModalities(dataSources: readonly string[]): string[] {
@@ -14,14 +14,12 @@ export function needOf(parsed: ParsedRequest, sub?: SubTask): Need {
     const info = conceptInfo(c.id);
     if (!c.negated && info && info.kind !== 'modifier' && info.kind !== 'modality') expansions.add(info.en[0] ?? c.id);
   }
-  let taskTypes = sub ? sub.taskTypes : parsed.taskTypes;
-  const facets = facetsOf(parsed, sub);
-  // A clause that names no task but a target grid ("align the cube to the 10 m grid") asks for regridding.
-  if (taskTypes.length === 0 && parsed.spatial?.kind === 'grid' && facets.length) taskTypes = [{ id: 'resampling', weight: 0.6 }];
+  const text = sub ? sub.query : parsed.query;
+  const { taskTypes, facets } = constructionsOf(text, sub ? sub.taskTypes : parsed.taskTypes, facetsOf(parsed, sub), concepts, parsed);
   for (const t of taskTypes.slice(0, 2)) expansions.add(functionInfo(t.id)?.en[0] ?? t.id);
   return {
     // When the work is to be done is setting, not task: its words are not matched against tools.
-    text: withoutRelativeTime(sub ? sub.query : parsed.query),
+    text: withoutRelativeTime(text),
     expansions: [...expansions],
     facets,
     taskTypes,
@@ -33,6 +31,40 @@ export function needOf(parsed: ParsedRequest, sub?: SubTask): Need {
     coverage: sub ? sub.coverage : parsed.coverage,
     glossWords: sub ? sub.glossWords : parsed.glossWords,
   };
+}
+
+/** Weight of a task type read from the shape of a clause rather than from a word of the graph. */
+const CONSTRUCTION_WEIGHT = 0.6;
+const SUBSET_WEIGHT = 0.7;
+
+/**
+ * Task types and facets that the shape of a clause says when its words name no task: a number of points
+ * to place ("100 points in each field", "撒50个点") is sampling; two ground resolutions ("the 10 m and
+ * 30 m layers") or a target grid are regridding; keeping part of the data and dropping the rest ("keep
+ * only the red and NIR bands", "只要七月到九月的", "其他的都不要") is subsetting even beside a weak function
+ * word ("date"), and says which dimension when bands are named; a distance around geometries is a buffer.
+ */
+function constructionsOf(text: string, read: Weighted[], stated: string[], concepts: readonly ConceptHit[], parsed: ParsedRequest): { taskTypes: Weighted[]; facets: string[] } {
+  const lower = text.toLowerCase();
+  let taskTypes = read;
+  const facets = [...stated];
+  const namesTask = () => taskTypes.some((t) => t.weight >= 0.5);
+  if (bufferDistance(lower)) facets.push('buffer geometries by a distance');
+  if (pointCount(lower)) {
+    facets.push('random points within geometries');
+    if (!namesTask()) taskTypes = [{ id: 'vector_processing', weight: CONSTRUCTION_WEIGHT }, ...taskTypes];
+  }
+  if (twoResolutions(lower) && !namesTask()) {
+    taskTypes = [{ id: 'resampling', weight: CONSTRUCTION_WEIGHT }, ...taskTypes];
+    facets.push('resample onto a spatial grid resolution');
+  }
+  if (taskTypes.length === 0 && parsed.spatial?.kind === 'grid' && facets.length) taskTypes = [{ id: 'resampling', weight: CONSTRUCTION_WEIGHT }];
+  if (asksForSubset(text) && !concepts.some((c) => c.kind === 'task' && !c.negated)) {
+    const top = Math.max(SUBSET_WEIGHT, ...taskTypes.map((t) => t.weight));
+    taskTypes = [{ id: 'subsetting', weight: top }, ...taskTypes.filter((t) => t.id !== 'subsetting')];
+    if (matchForms(text, ['band']).length) facets.push('filter bands by name');
+  }
+  return { taskTypes, facets };
 }
 
 /**

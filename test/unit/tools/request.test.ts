@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksForProcessing, parseLevel, parseTemporal, parseToolRequest, splitClauses, withoutRelativeTime, withoutYesNoQuestions } from '../../../src/tools/request/index.ts';
+import { asksForProcessing, asksForSubset, parseLevel, pointCount, twoResolutions, parseTemporal, parseToolRequest, splitClauses, withoutRelativeTime, withoutYesNoQuestions } from '../../../src/tools/request/index.ts';
 import { doneAt, negatedAt } from '../../../src/tools/request/wording.ts';
 import { lexicalTerms, buildLexicalIndex, docTerms, topLexical, queryTerms, relatedTerms, sameFamily } from '../../../src/tools/lexical.ts';
 
@@ -31,6 +31,11 @@ describe('request channel: slots', () => {
     expect(parseTemporal('relative to the 1991-2020 normal', [])).toMatchObject({ start: '1991-01-01', end: '2020-12-31', shape: 'series' });
     expect(parseTemporal('scenes from 2018 and 2023', [])).toMatchObject({ shape: 'pair', dates: ['2018-01-01', '2023-01-01'] });
     expect(parseTemporal('2020年6月的影像', [])?.dates).toEqual(['2020-06-01']);
+    // Chinese ranges of months, in digits or numerals, with the year before, after or elsewhere.
+    expect(parseTemporal('只要2021年4月到6月的影像', [])).toMatchObject({ shape: 'series', start: '2021-04-01', end: '2021-06-30' });
+    expect(parseTemporal('2022年11月到2月', [])).toMatchObject({ start: '2022-11-01', end: '2023-02-28' });
+    expect(parseTemporal('十月到十二月 2020年', [])).toMatchObject({ start: '2020-10-01', end: '2020-12-31' });
+    expect(parseTemporal('三月至五月的数据', [])).toMatchObject({ shape: 'series' });
     // Resolutions are not years.
     expect(parseTemporal('super-resolve to 2.5 m', [])).toBeUndefined();
   });
@@ -258,5 +263,43 @@ describe('request channel: clouds in the scene are a setting, cloud masking aske
     expect(condition.target.products.map((p) => p.id)).not.toContain('cloud_mask');
     expect(parseToolRequest('给影像做云掩膜').concepts.map((c) => c.id)).toContain('cloud');
     expect(parseToolRequest('run a cloud detection on the scene').target.products.map((p) => p.id)).toContain('cloud_mask');
+  });
+});
+
+describe('request channel: Chinese words read through the dictionary', () => {
+  const concepts = (q: string) => parseToolRequest(q).concepts.map((c) => c.id);
+  it('reads a word whose dictionary sense is a form of the graph, single characters included', () => {
+    expect(concepts('稻田被水淹了')).toContain('flood');
+    // 云's first sense is "to say"; its second, "cloud", is the graph's object (listed in the plural).
+    expect(concepts('去掉影像上的云')).toContain('cloud_cover');
+  });
+  it('does not read a calendar character as a temporal aggregate, nor a word only defined by a form', () => {
+    expect(parseToolRequest('只要2021年6月的影像').taskTypes.map((t) => t.id)).not.toContain('temporal_aggregation');
+    expect(concepts('我想看看这个地方')).toEqual([]);
+  });
+});
+
+describe('request channel: constructions that name a task by their shape', () => {
+  const concepts = (q: string) => parseToolRequest(q).concepts.map((c) => c.id);
+  it('reads words of change with two acquisitions as change detection, and not without them', () => {
+    expect(concepts('2019年和2023年的影像比一比，哪里不一样')).toContain('change_detection');
+    expect(concepts('compare the two images and tell me what is different')).toContain('change_detection');
+    expect(concepts('湖水变成绿色了')).not.toContain('change_detection');
+  });
+  it('reads a question about how much area as area statistics, and a distance around geometries as a buffer', () => {
+    expect(concepts('这片稻田大概有几公顷')).toContain('area_statistics');
+    expect(concepts('how big is the burn scar')).toContain('area_statistics');
+    expect(parseToolRequest('draw a 300 m ring around each well').taskTypes[0]?.id).toBe('vector_processing');
+    expect(parseToolRequest('水库周边300米以内有几户人家').taskTypes.map((t) => t.id)).toContain('vector_processing');
+  });
+  it('tells when a request keeps part of the data, names points to place or two resolutions', () => {
+    expect(asksForSubset('only keep the blue and green bands')).toBe(true);
+    expect(asksForSubset('drop everything outside the park')).toBe(true);
+    expect(asksForSubset('其他的日期都不要')).toBe(true);
+    expect(asksForSubset('compute NDVI for the park')).toBe(false);
+    expect(pointCount('在每个地块里放30个点')).not.toBeNull();
+    expect(pointCount('a point cloud of the quarry')).toBeNull();
+    expect(twoResolutions('把20米的波段和10米的放到同一个格网')).toBe(true);
+    expect(twoResolutions('a 10 m grid')).toBe(false);
   });
 });
