@@ -96,6 +96,14 @@ export function parseTemporal(query: string, concepts: readonly ConceptHit[]): T
     spans.push(m[0]);
     consumed.push([m.index, m.index + m[0].length]);
   }
+  // "between 1 May and 30 June", "from March to May": a range of months with no year is still an interval.
+  const MONTH_WORD = '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\b\\.?';
+  for (const m of text.matchAll(new RegExp(`\\b(?:\\d{1,2}\\s+)?${MONTH_WORD}\\s*(?:-|–|—|to|until|till|through|and)\\s*(?:\\d{1,2}\\s+)?${MONTH_WORD}(?!\\s*\\d)`, 'g'))) {
+    if (!free(m.index, m.index + m[0].length)) continue;
+    interval = true;
+    spans.push(m[0]);
+    consumed.push([m.index, m.index + m[0].length]);
+  }
   for (const m of text.matchAll(/\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+((?:19|20)\d{2})\b/g)) {
     if (!free(m.index, m.index + m[0].length)) continue;
     const month = MONTHS.indexOf(m[1]!) + 1;
@@ -162,5 +170,5 @@ export function parseTemporal(query: string, concepts: readonly ConceptHit[]): T
     else if (distinct.length === 1) shape = 'single';
   }
   if (!shape && dates.length === 0 && !duration && !interval) return undefined;
-  return { shape, dates: [...new Set(dates)].sort(), start, end, text: spans };
+  return { shape, dates: [...new Set(dates)].sort(), start, end, ...(interval && !start ? { undated: true } : {}), text: spans };
 }

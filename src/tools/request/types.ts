@@ -22,6 +22,8 @@ export interface TemporalSlot {
   /** A requested interval, ISO dates, end inclusive. */
   start?: string;
   end?: string;
+  /** An interval is named but its year is not ("from March to May"): no dates, still a period. */
+  undated?: boolean;
   text: string[];
 }
 

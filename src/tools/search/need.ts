@@ -76,7 +76,7 @@ function facetsOf(parsed: ParsedRequest, sub?: SubTask): string[] {
   const inClause = (texts: readonly string[]) => !sub || texts.some((t) => sub.text.toLowerCase().includes(t.toLowerCase()));
   const out: string[] = [];
   const t = parsed.temporal;
-  if (t && (t.start || t.dates.length) && inClause(t.text)) out.push('temporal interval of dates and times');
+  if (t && (t.start || t.dates.length || t.undated) && inClause(t.text)) out.push('temporal interval of dates and times');
   const sp = parsed.spatial;
   if (sp && inClause([sp.text])) {
     if (sp.kind === 'bbox') out.push('spatial extent bounding box');

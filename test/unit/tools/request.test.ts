@@ -36,6 +36,9 @@ describe('request channel: slots', () => {
     expect(parseTemporal('2022年11月到2月', [])).toMatchObject({ start: '2022-11-01', end: '2023-02-28' });
     expect(parseTemporal('十月到十二月 2020年', [])).toMatchObject({ start: '2020-10-01', end: '2020-12-31' });
     expect(parseTemporal('三月至五月的数据', [])).toMatchObject({ shape: 'series' });
+    // A range of months without a year is still a period; words that merely begin like months are not.
+    expect(parseTemporal('keep the scenes from 1 April to 15 June', [])).toMatchObject({ shape: 'series', undated: true, dates: [] });
+    expect(parseTemporal('separate and decompose the signal', [])).toBeUndefined();
     // Resolutions are not years.
     expect(parseTemporal('super-resolve to 2.5 m', [])).toBeUndefined();
   });
