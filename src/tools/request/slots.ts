@@ -27,7 +27,7 @@ export function parseSpatial(query: string): SpatialSlot | undefined {
 export function parsePrecision(query: string, concepts: readonly ConceptHit[]): PrecisionSlot | undefined {
   const text: string[] = [];
   const values: number[] = [];
-  for (const m of query.toLowerCase().matchAll(/(\d+(?:\.\d+)?)\s*(cm|km|m|metres?|meters?|米)(?![²2\p{L}])/gu)) {
+  for (const m of query.toLowerCase().matchAll(/(\d+(?:\.\d+)?)\s*(cm|km|m|metres?|meters?|米)(?![²2a-z])/gu)) {
     const v = Number(m[1]) * (m[2] === 'cm' ? 0.01 : m[2] === 'km' ? 1000 : 1);
     if (v > 0 && v <= 5000) {
       values.push(v);

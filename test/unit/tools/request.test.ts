@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksForProcessing, asksForSubset, parseLevel, pointCount, twoResolutions, parseTemporal, parseToolRequest, splitClauses, withoutRelativeTime, withoutYesNoQuestions } from '../../../src/tools/request/index.ts';
+import { asksForProcessing, asksForSubset, parseLevel, parsePrecision, pointCount, twoResolutions, parseTemporal, parseToolRequest, splitClauses, withoutRelativeTime, withoutYesNoQuestions } from '../../../src/tools/request/index.ts';
 import { doneAt, negatedAt } from '../../../src/tools/request/wording.ts';
 import { lexicalTerms, buildLexicalIndex, docTerms, topLexical, queryTerms, relatedTerms, sameFamily } from '../../../src/tools/lexical.ts';
 
@@ -39,6 +39,9 @@ describe('request channel: slots', () => {
     // A range of months without a year is still a period; words that merely begin like months are not.
     expect(parseTemporal('keep the scenes from 1 April to 15 June', [])).toMatchObject({ shape: 'series', undated: true, dates: [] });
     expect(parseTemporal('separate and decompose the signal', [])).toBeUndefined();
+    // A resolution written against Han characters is read; a unit inside an English word is not one.
+    expect(parsePrecision('用0.5米分辨率的影像提取建筑', [])?.resolutionM).toBe(0.5);
+    expect(parsePrecision('wait 10 mins', [])).toBeUndefined();
     // Resolutions are not years.
     expect(parseTemporal('super-resolve to 2.5 m', [])).toBeUndefined();
   });
