@@ -4,6 +4,7 @@
  * and Chinese words by their CC-CEDICT glosses.
  */
 import { glossChinese } from '../../lexicon/zh-gloss.ts';
+import { memoizeBounded } from '../../memo.ts';
 import { conceptInfo, functionInfo, matchForms, matchFormsByStem, normalizeForMatch, productInfo, productSatisfies, type FormMatch } from '../knowledge/index.ts';
 import { CONCEPT_TUNING, WORD_SENSE, conceptCloseness, conceptsOfWords, contentWords, informationOf } from '../word-sense.ts';
 import { spanOfYears } from './temporal.ts';
@@ -168,33 +169,36 @@ const DICTIONARY_KINDS: ReadonlySet<string> = new Set(['concept', 'function', 'p
  * word is not read by a form that only occurs in its definition. Single characters count too: their
  * senses that name a concept of the graph are rarely grammatical ones.
  */
-function dictionaryHits(norm: string, listed: readonly FormMatch[]): { hits: FormMatch[]; scale: Map<FormMatch, number> } {
+function dictionaryHits(words: readonly ChineseWord[], listed: readonly FormMatch[]): FormMatch[] {
   const hits: FormMatch[] = [];
-  const scale = new Map<FormMatch, number>();
   const covered = (start: number, end: number) => listed.some((h) => h.start < end && h.end > start);
-  for (const w of chineseWords(norm, true)) {
+  for (const w of words) {
     if (covered(w.start, w.end)) continue;
-    const seen = new Set<string>();
     for (const sense of w.senses.slice(0, DICTIONARY_SENSES)) {
-      const text = normalizeForMatch(sense).trim();
       // A calendar character (the 月 of 6月) dates the request; it does not ask for a temporal aggregate.
-      if ([...w.text].length === 1 && CALENDAR_SENSE.test(text)) continue;
-      // Dictionary senses are singular; the graph lists some object forms in the plural ("clouds").
-      const plural = /^[a-z]+$/.test(text) ? matchFormsLoose(`${text}s`).filter((h) => h.end === text.length + 1) : [];
-      for (const h of [...matchFormsLoose(text), ...plural]) {
-        if (!DICTIONARY_KINDS.has(h.kind) || h.start !== 0 || h.end < text.length - 2) continue;
-        const key = `${h.kind}:${h.ids.join('/')}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        const hit: FormMatch = { kind: h.kind, ids: h.ids, form: w.text, start: w.start, end: w.end };
-        hits.push(hit);
-        scale.set(hit, INFERRED_WEIGHT);
-      }
-      if (seen.size) break;
+      if ([...w.text].length === 1 && CALENDAR_SENSE.test(sense.toLowerCase())) continue;
+      const entries = graphEntriesOfSense(sense);
+      for (const e of entries) hits.push({ ...e, form: w.text, start: w.start, end: w.end });
+      if (entries.length) break;
     }
   }
-  return { hits, scale };
+  return hits;
 }
+
+/**
+ * The graph entries a dictionary sense is a form of, whole: matched as written and, since dictionary
+ * senses are singular and the graph lists some object forms in the plural ("clouds"), with an -s.
+ * Memoised: the same few thousand senses come back request after request.
+ */
+const graphEntriesOfSense = memoizeBounded((sense: string): Pick<FormMatch, 'kind' | 'ids'>[] => {
+  const text = normalizeForMatch(sense).trim();
+  const plural = /^[a-z]+$/.test(text) ? matchFormsLoose(`${text}s`).filter((h) => h.end === text.length + 1) : [];
+  const out = new Map<string, Pick<FormMatch, 'kind' | 'ids'>>();
+  for (const h of [...matchFormsLoose(text), ...plural]) {
+    if (DICTIONARY_KINDS.has(h.kind) && h.start === 0 && h.end >= text.length - 2) out.set(`${h.kind}:${h.ids.join('/')}`, { kind: h.kind, ids: h.ids });
+  }
+  return [...out.values()];
+}, 20_000);
 
 /**
  * Concepts read by word vectors (word-sense.ts) for the words that no form of the graph covers: in
@@ -325,19 +329,19 @@ function coverageOf(norm: string, hits: readonly FormMatch[], zh: readonly Chine
 export function textFacts(text: string, infer = true): TextFacts {
   const norm = normalizeForMatch(text);
   const forms = matchFormsLoose(text);
+  const words = chineseWords(norm, true);
+  const zh = words.filter((w) => [...w.text].length >= 2);
   // Without inference only the graph's own forms are read (whether a geographic question asks for EO
   // processing at all is decided by those: "cafés within 200 m of the square" is no buffer request).
-  const dictionary = infer ? dictionaryHits(norm, forms) : { hits: [], scale: new Map<FormMatch, number>() };
-  const listed = [...forms, ...dictionary.hits].sort((a, b) => a.start - b.start || b.end - a.end);
-  const zh = chineseWords(norm);
+  const dictionary = infer ? dictionaryHits(words, forms) : [];
+  const listed = [...forms, ...dictionary].sort((a, b) => a.start - b.start || b.end - a.end);
   const inferred = infer ? inferredHits(norm, listed, zh) : { hits: [], scale: new Map<FormMatch, number>(), glosses: [], glossWords: [] };
-  for (const [h, w] of dictionary.scale) inferred.scale.set(h, w);
   const trend = trendHit(norm, listed);
   const change = trend || !infer ? undefined : changeHit(norm, listed);
-  if (change) inferred.scale.set(change, INFERRED_WEIGHT);
   const constructions = infer ? constructionHits(norm, listed) : [];
-  for (const h of constructions) inferred.scale.set(h, INFERRED_WEIGHT);
-  const hits = [...listed, ...inferred.hits, ...(trend ? [trend] : []), ...(change ? [change] : []), ...constructions].sort((a, b) => a.start - b.start || b.end - a.end);
+  const shaped = [...(change ? [change] : []), ...constructions];
+  for (const h of [...dictionary, ...shaped]) inferred.scale.set(h, INFERRED_WEIGHT);
+  const hits = [...listed, ...inferred.hits, ...(trend ? [trend] : []), ...shaped].sort((a, b) => a.start - b.start || b.end - a.end);
   const operands = operandHits(hits, norm);
   // Under an inferred trend, what is measured is its variable (as in "NDVI trend"), not a task of its own.
   if (trend) for (const h of hits) if (h !== trend && h.kind === 'concept' && h.ids.some((id) => conceptInfo(id)?.kind === 'task')) operands.add(h);

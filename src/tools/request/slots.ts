@@ -24,14 +24,26 @@ export function parseSpatial(query: string): SpatialSlot | undefined {
   return undefined;
 }
 
+/** A number and a unit of length; not an area ("5 km²") nor the start of a word ("10 mins"). */
+const GROUND_DISTANCE = /(\d+(?:\.\d+)?)\s*(cm|km|m|metres?|meters?|米)(?![²2a-z])/gu;
+
+/** The ground distances written in a text, in metres, with their unit and words ("10 m", "0.5米"). */
+function groundDistances(query: string): { metres: number; unit: string; text: string }[] {
+  return [...query.toLowerCase().matchAll(GROUND_DISTANCE)].map((m) => ({ metres: Number(m[1]) * (m[2] === 'cm' ? 0.01 : m[2] === 'km' ? 1000 : 1), unit: m[2]!, text: m[0] }));
+}
+
+/** Two different ground resolutions in metres named in one request ("the 10 m and 30 m layers"): data to be put on one grid. */
+export function twoResolutions(query: string): boolean {
+  return new Set(groundDistances(query).filter((d) => d.unit !== 'cm' && d.unit !== 'km').map((d) => d.metres)).size >= 2;
+}
+
 export function parsePrecision(query: string, concepts: readonly ConceptHit[]): PrecisionSlot | undefined {
   const text: string[] = [];
   const values: number[] = [];
-  for (const m of query.toLowerCase().matchAll(/(\d+(?:\.\d+)?)\s*(cm|km|m|metres?|meters?|米)(?![²2a-z])/gu)) {
-    const v = Number(m[1]) * (m[2] === 'cm' ? 0.01 : m[2] === 'km' ? 1000 : 1);
-    if (v > 0 && v <= 5000) {
-      values.push(v);
-      text.push(m[0]);
+  for (const d of groundDistances(query)) {
+    if (d.metres > 0 && d.metres <= 5000) {
+      values.push(d.metres);
+      text.push(d.text);
     }
   }
   const vhr = concepts.find((c) => conceptInfo(c.id)?.resolution && c.kind === 'modifier');

@@ -12,6 +12,9 @@ const ZH_MONTH_RANGE = new RegExp(
   'gu',
 );
 const ZH_DIGITS = '一二三四五六七八九';
+/** Whole month names or their abbreviations only: "separate", "decade" and "marsh" are no months. */
+const MONTH_WORD = '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\b\\.?';
+const UNDATED_MONTH_RANGE = new RegExp(`\\b(?:\\d{1,2}\\s+)?${MONTH_WORD}\\s*(?:-|–|—|to|until|till|through|and)\\s*(?:\\d{1,2}\\s+)?${MONTH_WORD}(?!\\s*\\d)`, 'g');
 
 /** 3, 三, 十一 -> 3, 3, 11 (0 when it is not a month). */
 function zhMonth(s: string): number {
@@ -97,8 +100,7 @@ export function parseTemporal(query: string, concepts: readonly ConceptHit[]): T
     consumed.push([m.index, m.index + m[0].length]);
   }
   // "between 1 May and 30 June", "from March to May": a range of months with no year is still an interval.
-  const MONTH_WORD = '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\b\\.?';
-  for (const m of text.matchAll(new RegExp(`\\b(?:\\d{1,2}\\s+)?${MONTH_WORD}\\s*(?:-|–|—|to|until|till|through|and)\\s*(?:\\d{1,2}\\s+)?${MONTH_WORD}(?!\\s*\\d)`, 'g'))) {
+  for (const m of text.matchAll(UNDATED_MONTH_RANGE)) {
     if (!free(m.index, m.index + m[0].length)) continue;
     interval = true;
     spans.push(m[0]);
@@ -114,12 +116,12 @@ export function parseTemporal(query: string, concepts: readonly ConceptHit[]): T
   }
   // "2023年3月到5月", "三月至五月": a range of months (the year, when not written with either month, is
   // the first one written elsewhere in the request).
+  const firstYear = /(?:19|20)\d{2}/.exec(text);
+  const elsewhere = firstYear ? Number(firstYear[0]) : undefined;
   for (const m of text.matchAll(ZH_MONTH_RANGE)) {
     const from = zhMonth(m[2]!);
     const to = zhMonth(m[4]!);
     if (!from || !to) continue;
-    const year = /(?:19|20)\d{2}/.exec(text);
-    const elsewhere = year ? Number(year[0]) : undefined;
     // A range across the new year ends in the year after its start.
     const y1 = Number(m[1] ?? (m[3] ? Number(m[3]) - (from > to ? 1 : 0) : (elsewhere ?? 0)));
     const y2 = Number(m[3] ?? (y1 && from > to ? y1 + 1 : y1));

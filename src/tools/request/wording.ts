@@ -101,10 +101,3 @@ const POINT_COUNT_ZH = /[\d一二两三四五六七八九十百千]+\s*个\s*(?:
 export function pointCount(norm: string): RegExpExecArray | null {
   return POINT_COUNT_EN.exec(norm) ?? POINT_COUNT_ZH.exec(norm);
 }
-
-const RESOLUTION = /(\d+(?:\.\d+)?)\s*(?:m|metres?|meters?|米)(?![²2a-z])/gu;
-
-/** Two different ground resolutions named in one request ("the 10 m and 20 m bands"): data to be put on one grid. */
-export function twoResolutions(norm: string): boolean {
-  return new Set([...norm.matchAll(RESOLUTION)].map((m) => Number(m[1]))).size >= 2;
-}
