@@ -302,13 +302,20 @@ export function maximumMatch(run: string, g: Glossary, backward = false): string
   return words;
 }
 
+/** Particles, prepositions and adverbs that are words on their own (地 and 得 are left out: both begin many nouns). */
+const FUNCTION_CHARACTERS = new Set([...'的了着过们吗呢吧啊呀把被在和与或也都就还又']);
+
 /** The better of the forward and backward longest-match readings (see GlossOptions.bidirectional). */
 export function segmentBothWays(run: string, g: Glossary): string[] {
   const forward = maximumMatch(run, g);
   const backward = maximumMatch(run, g, true);
   const singles = (words: readonly string[]) => words.filter((w) => w.length === 1).length;
   if (forward.length !== backward.length) return forward.length < backward.length ? forward : backward;
-  return singles(forward) < singles(backward) ? forward : backward;
+  if (singles(forward) !== singles(backward)) return singles(forward) < singles(backward) ? forward : backward;
+  // A particle or function character stands alone more often than it ends a word: 地面|的|温度, not
+  // 地|面的|温度 (面的 is a minivan taxi).
+  const freeSingles = (words: readonly string[]) => words.filter((w) => w.length === 1 && FUNCTION_CHARACTERS.has(w)).length;
+  return freeSingles(forward) > freeSingles(backward) ? forward : backward;
 }
 
 /** The word read as its dictionary parts ("daily news"), when it splits into two or more known words. */

@@ -44,6 +44,18 @@ describe('CC-CEDICT glossing', () => {
     expect(glossChinese('研究生命起源', dictionary).map((s) => s.text)).toEqual(['研究生', '命', '起源']);
   });
 
+
+  it('on a tie, leaves a particle standing alone rather than inside a word', () => {
+    const dictionary = tinyDictionary([
+      ['地面', '地面', 'di4 mian4', 'ground'],
+      ['面的', '面的', 'mian4 di1', 'minivan taxi'],
+      ['溫度', '温度', 'wen1 du4', 'temperature'],
+    ]);
+    // Both readings have three words and one single character; only one of them strands a particle.
+    expect(maximumMatch('地面的温度', dictionary)).toEqual(['地面', '的', '温度']);
+    expect(maximumMatch('地面的温度', dictionary, true)).toEqual(['地', '面的', '温度']);
+    expect(glossChinese('地面的温度', dictionary, { bidirectional: true }).map((s) => s.text)).toEqual(['地面', '的', '温度']);
+  });
   it('segments by longest dictionary match and glosses each word', () => {
     const segs = glossChinese('华盛顿剧院', glossary);
     expect(segs.map((s) => s.text)).toEqual(['华盛顿', '剧院']);
