@@ -226,3 +226,34 @@ export function sameFamily(a: string, b: string): boolean {
   if (shared < PREFIX) return false;
   return shared === short.length ? long.length - shared <= 3 : shared >= long.length - 2;
 }
+
+/** The weighted term frequency of document `d` in a posting list (its documents are in ascending order). */
+function tfIn(list: { docs: Int32Array; tf: Float32Array }, d: number): number {
+  let lo = 0;
+  let hi = list.docs.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = list.docs[mid]!;
+    if (at === d) return list.tf[mid]!;
+    if (at < d) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return 0;
+}
+
+/** What each query term adds to one document's BM25 score (terms it lacks are left out). */
+export function termContributions(index: LexicalIndex, terms: readonly WeightedTerm[], id: string): Map<string, number> {
+  const out = new Map<string, number>();
+  const d = index.docOf.get(id);
+  if (d === undefined) return out;
+  const norm = K1 / index.avgLength;
+  for (const { term, weight } of terms) {
+    const list = index.postings.get(term);
+    if (!list || (index.size > 50 && list.docs.length > MAX_DF_SHARE * index.size)) continue;
+    const f = tfIn(list, d);
+    if (f === 0) continue;
+    const w = idf(index, list.docs.length) * weight * (K1 + 1);
+    out.set(term, (out.get(term) ?? 0) + (w * f) / (f + K1 * (1 - B) + B * norm * index.lengths[d]!));
+  }
+  return out;
+}

@@ -20,6 +20,23 @@ const STEP_VERBS = new Set(
   ).split(' '),
 );
 
+/**
+ * Closed-class words that open a noun phrase: after a word, they show it is a verb with its object
+ * ("average it over the field", "plot the curve", "give me the rate"), whatever verb it is.
+ */
+const OBJECT_OPENERS = new Set('it them me us the a an its their his her those these this that each every all my our your both'.split(' '));
+/** Closed-class words that are never that verb ("in the", "for each", "and all", "of these"). */
+const NOT_VERBS = new Set(
+  'and or but nor so then also in on at for of from with by over under into onto to across between per within without during after before through about than as like near since until via against among along around behind beyond inside outside toward towards upon is are was were be been being has have had do does did can could will would should may might must all each every both some any no not only just even still'.split(' '),
+);
+
+/** The clause opens with a verb: one of EO processing, or any word followed by its object. */
+export function opensWithVerb(clause: string): boolean {
+  const [first = '', second = ''] = normalizeForMatch(clause).trim().split(/\s+/);
+  if (STEP_VERBS.has(first)) return true;
+  return /^[a-z]+$/.test(first) && !NOT_VERBS.has(first) && OBJECT_OPENERS.has(second);
+}
+
 const ZH_STEP_VERBS = /^(?:计算|提取|统计|生成|制作|进行|做|估算|反演|检测|识别|分类|裁剪|镶嵌|融合|配准|校正|导出|保存|加载|掩膜|去除|合成|聚合|重采样|滤波|求|得到|绘制|输出)/;
 
 /**
@@ -57,8 +74,7 @@ export function splitClauses(query: string): string[] {
     let current = soft[0] ?? '';
     for (let i = 1; i < soft.length; i += 2) {
       const next = soft[i + 1] ?? '';
-      const first = normalizeForMatch(next).trim().split(/\s+/)[0] ?? '';
-      if (STEP_VERBS.has(first) || ZH_STEP_VERBS.test(next.trim())) {
+      if (opensWithVerb(next) || ZH_STEP_VERBS.test(next.trim())) {
         out.push(current.trim());
         current = next;
       } else {
@@ -79,8 +95,7 @@ function lexicalWordCount(clause: string): number {
 function hasTaskEvidence(facts: TextFacts, clause: string): boolean {
   if (facts.concepts.some((c) => !c.negated && (c.kind === 'task' || c.kind === 'object'))) return true;
   if (facts.taskTypes.length > 0 && facts.concepts.every((c) => !c.negated)) return true;
-  const first = normalizeForMatch(clause).trim().split(/\s+/)[0] ?? '';
-  return STEP_VERBS.has(first) || ZH_STEP_VERBS.test(clause.trim());
+  return opensWithVerb(clause) || ZH_STEP_VERBS.test(clause.trim());
 }
 
 function mainConcept(facts: TextFacts): string | undefined {

@@ -30,7 +30,9 @@ export interface TextFacts {
 
 // Over the normalised text, where "I've" reads "ive". A possession ("we have", "I've got", 手上有) names data
 // the user holds, as "from" and "using" do.
-const INPUT_MARKERS_EN = /\b(?:from|using|use|with|my|given|based on|on my|of my|in my|existing|(?:i|we)(?:ve| have)?\s+got|(?:i|we)\s+(?:have|had|hold|own))\s+(?:\S+\s+){0,3}$/;
+const INPUT_MARKERS_EN = /\b(?:from|using|use|with|my|our|this|these|those|given|based on|existing|here (?:is|are)|(?:i|we)(?:ve| have)?\s+got|(?:i|we)\s+(?:have|had|hold|own))\s+((?:[^\s.;:!?]+\s+){0,7})$/;
+/** Words after which what follows is asked for, not held: a request verb between the holding and the mention. */
+const REQUEST_WORDS_EN = /\b(?:compute|calculate|derive|estimate|produce|generate|create|map|extract|retrieve|convert|build|make|get|want|need|like|show|give|into|to)\b/;
 const INPUT_MARKERS_ZH = /(?:利用|基于|用|从|根据|对|已有|现有|手[上头里]有|我有|我们有)[^，。]{0,8}$/;
 const TARGET_MARKERS_EN = /\b(?:compute|calculate|derive|estimate|produce|generate|create|map|extract|retrieve|convert\s+\S+(?:\s+\S+){0,4}\s+to|into|build|make|get)\s+(?:\S+\s+){0,4}$/;
 const TARGET_MARKERS_ZH = /(?:计算|提取|估算|反演|生成|制作|得到|求|绘制)[^，。]{0,6}$/;
@@ -41,7 +43,11 @@ const LOCATIVE_AFTER_ZH = /^(?:上(?![传升涨下])|里(?!程)|中(?![心国间
 function isInputMention(norm: string, h: FormMatch): boolean {
   const before = norm.slice(0, h.start);
   if (HAN.test(h.form)) return INPUT_MARKERS_ZH.test(before) || LOCATIVE_AFTER_ZH.test(norm.slice(h.end));
-  return HAN.test(before.slice(-2)) ? INPUT_MARKERS_ZH.test(before) : INPUT_MARKERS_EN.test(before);
+  if (HAN.test(before.slice(-2))) return INPUT_MARKERS_ZH.test(before);
+  // "given a 12-year stack of monthly NDVI", "here is a list of fifty NDVI maps": held, unless a request verb
+  // stands between ("using the scenes, compute NDVI").
+  const held = INPUT_MARKERS_EN.exec(before);
+  return !!held && !REQUEST_WORDS_EN.test(held[1] ?? '');
 }
 
 function isTargetMention(norm: string, h: FormMatch): boolean {
@@ -326,6 +332,36 @@ function coverageOf(norm: string, hits: readonly FormMatch[], zh: readonly Chine
   return total > 0 ? known / total : 1;
 }
 
+const BAND_WORD_AFTER = /^[\s-]*(?:bands?|channels?|reflectances?|wavelengths?|light|波段)\b/u;
+const BAND_WORD_BEFORE = /\b(?:bands?|channels?)\s*$/;
+
+/**
+ * Band names that are everyday words (red, green, blue, pan, coastal) name a band only where the text
+ * speaks of bands: beside "band" or "channel", or listed with another band ("red and near-infrared").
+ * Elsewhere they are colours and words ("a green colour ramp", "green-up", "the coastal towns").
+ */
+export function namedBands(norm: string, hits: readonly FormMatch[]): FormMatch[] {
+  const bands = hits.filter((h) => h.kind === 'band');
+  return bands.filter((h) => {
+    if (HAN.test(h.form) || !/^[a-z]+$/.test(h.form) || informationOf(h.form) >= EVERYDAY_WORD) return true;
+    if (BAND_WORD_AFTER.test(norm.slice(h.end)) || BAND_WORD_BEFORE.test(norm.slice(0, h.start))) return true;
+    return bands.some((o) => o !== h && Math.abs(o.start - h.start) <= 24);
+  });
+}
+
+/** Below this information (general-English frequency, 0..1) a word is an everyday word. */
+const EVERYDAY_WORD = 0.8;
+
+/**
+ * "from 412 to 389 km2", "values of 12, 40 and 20 mm": a unit after a number gives a quantity; it asks for
+ * nothing. The number stands alone (after a preposition or a list separator), not in a name ("Landsat 7").
+ */
+const GIVEN_QUANTITY = /(?:^|[,;:(]\s*|\b(?:from|to|of|by|and|or|than|at|over|under|about|around|is|was|are|were|only|nearly|almost|roughly)\s+)\d+(?:[.,]\d+)?\s*$/;
+
+function givenQuantity(norm: string, h: FormMatch): boolean {
+  return GIVEN_QUANTITY.test(norm.slice(0, h.start));
+}
+
 export function textFacts(text: string, infer = true): TextFacts {
   const norm = normalizeForMatch(text);
   const forms = matchFormsLoose(text);
@@ -365,6 +401,7 @@ export function textFacts(text: string, infer = true): TextFacts {
       ((h.kind === 'concept' && h.ids.some((id) => conceptInfo(id)?.kind === 'task')) || (h.kind === 'function' && !WEAK_FUNCTION_FORMS.has(h.form))),
   );
   for (const h of hits) {
+    if (givenQuantity(norm, h)) continue;
     const negated = negatedAt(norm, h.start);
     const isObject = h.kind === 'concept' && h.ids.every((id) => conceptInfo(id)?.kind === 'object');
     const operand = [...operands].some((o) => o.start <= h.start && o.end >= h.end);

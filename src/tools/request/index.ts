@@ -4,10 +4,10 @@
  * level, precision), enriched from the knowledge graph, split into sub-tasks when it asks for several
  * steps, and merged with the client's context (what the user's data already is, and is not).
  */
-import { conceptInfo, findSensor, functionInfo, productInfo, sensorByDataSource } from '../knowledge/index.ts';
+import { conceptInfo, findSensor, functionInfo, normalizeForMatch, productInfo, sensorByDataSource } from '../knowledge/index.ts';
 import type { RequestContext } from '../prerequisites.ts';
 import { subTasksOf } from './clauses.ts';
-import { textFacts, type TextFacts } from './facts.ts';
+import { namedBands, textFacts, type TextFacts } from './facts.ts';
 import { parseDataSources, parseLevel, parsePrecision, parseSpatial } from './slots.ts';
 import { parseTemporal } from './temporal.ts';
 import type { ConceptHit, ParsedRequest } from './types.ts';
@@ -76,7 +76,7 @@ export function parseToolRequest(query: string, context: RequestContext = {}): P
   const temporal = parseTemporal(query, facts.concepts);
   const bands = [
     ...new Set([
-      ...facts.hits.filter((h) => h.kind === 'band').flatMap((h) => h.ids),
+      ...namedBands(normalizeForMatch(query), facts.hits).flatMap((h) => h.ids),
       ...facts.concepts.filter((c) => !c.negated && c.kind === 'task').flatMap((c) => conceptInfo(c.id)?.bands ?? []),
     ]),
   ];

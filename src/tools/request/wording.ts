@@ -11,7 +11,8 @@ export function formWeight(form: string): number {
   return 1 + 0.35 * (Math.min(words, 4) - 1);
 }
 
-const NEGATION_EN = /\b(?:not|no|never|without|nor|hasn't|haven't|isn't|aren't|wasn't|weren't|lacks?|lacking|missing|un)\b/;
+// Over the normalised text, where apostrophes are gone ("don't" reads "dont").
+const NEGATION_EN = /\b(?:not|no|never|without|nor|dont|doesnt|didnt|hasnt|havent|hadnt|isnt|arent|wasnt|werent|cannot|cant|wont|shouldnt|lacks?|lacking|missing|un)\b/;
 const NEGATION_ZH = /未|没有|尚未|还没|无|不是|缺少|没/;
 
 /**

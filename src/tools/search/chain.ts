@@ -7,6 +7,7 @@ import { conceptInfo, productSatisfies } from '../knowledge/index.ts';
 import type { ParsedRequest, SubTask } from '../request/index.ts';
 import type { ToolRecord } from '../schema.ts';
 import { composeWorkflow } from '../workflow.ts';
+import { DIVERSITY, diversify } from './diversify.ts';
 import { toHit } from './explain.ts';
 import { needOf } from './need.ts';
 import { rankForNeed } from './rank.ts';
@@ -80,7 +81,7 @@ export async function multiStep(db: Db, embedder: Embedder, snapshot: CatalogSna
     for (const s of r.ranked) offer(s, r.need, CLAUSE_SHARE * (s.score / top));
   }
   const merged = [...best.values()].sort((a, b) => b.rel - a.rel || (a.s.tool.id < b.s.tool.id ? -1 : 1));
-  const top = placeSteps(merged, chosen.map((c) => c.scored.tool.id), k);
+  const top = placeSteps(diversify(merged, (r) => r.s, k, DIVERSITY, (r) => r.rel), chosen.map((c) => c.scored.tool.id), k);
   const hits = top.map(({ s, need }) => toHit(s, parsed, snapshot, need));
   const relevance = new Map(merged.map((r) => [r.s.tool.id, r.rel]));
   const workflow = composeWorkflow(
@@ -95,17 +96,18 @@ export async function multiStep(db: Db, embedder: Embedder, snapshot: CatalogSna
 const CLAUSE_SHARE = 0.9;
 
 /**
- * The first k of `ranked`, with every id of `steps` among them: a step below the cut takes the place of
- * the last item that is not a step (the order of the rest is kept).
+ * The first k of `ranked`, with the ids of `steps` among them: a step below the cut takes the place of
+ * the last item that is not a step and not the first (the order of the rest is kept).
  */
 export function placeSteps<T extends { s: { tool: { id: string } } }>(ranked: readonly T[], steps: readonly string[], k: number): T[] {
   const top = ranked.slice(0, k);
   const wanted = new Set(steps.slice(0, k));
   const missing = ranked.slice(k).filter((r) => wanted.has(r.s.tool.id));
   for (const step of missing) {
+    // The best match for the whole request keeps its place, however many steps there are.
     let i = top.length - 1;
-    while (i >= 0 && wanted.has(top[i]!.s.tool.id)) i--;
-    if (i < 0) break;
+    while (i >= 1 && wanted.has(top[i]!.s.tool.id)) i--;
+    if (i < 1) break;
     top.splice(i, 1);
     top.push(step);
   }

@@ -33,10 +33,11 @@ import type { Embedder } from '../../embedding/embedder.ts';
 import { applyMemoryPriors } from '../../memory/priors.ts';
 import { catalogSnapshot } from '../catalog-cache.ts';
 import type { RequestContext } from '../prerequisites.ts';
-import { parseToolRequest } from '../request/index.ts';
+import { parseToolRequest, splitClauses } from '../request/index.ts';
 import type { ToolRecord } from '../schema.ts';
 import { composeWorkflow, type Workflow } from '../workflow.ts';
 import { conceptChain, multiStep } from './chain.ts';
+import { DIVERSITY, diversify } from './diversify.ts';
 import { clarificationFor, summarise, toHit } from './explain.ts';
 import { needOf } from './need.ts';
 import { rankForNeed, weightsOf } from './rank.ts';
@@ -64,7 +65,9 @@ export async function runToolSearch(db: Db, embedder: Embedder, request: ToolSea
   const need = needOf(parsed);
   const ranked = await rankForNeed(db, embedder, snapshot, need, options);
   const memory = request.memory === false ? {} : await applyMemoryPriors(db, parsed, ranked);
-  const tools = ranked.slice(0, k).map((s) => toHit(s, parsed, snapshot, need));
+  // A request of one clause asks for one thing: its list keeps the alternatives for it.
+  const strength = splitClauses(parsed.query).length >= 2 ? DIVERSITY : 0;
+  const tools = diversify(ranked, (s) => s, k, strength).slice(0, k).map((s) => toHit(s, parsed, snapshot, need));
   const clarification = clarificationFor(parsed, ranked);
   let workflow: Workflow | undefined;
   const main = ranked[0];

@@ -5,7 +5,7 @@ import { offlineSimilarities, queryEmbedderFor } from '../../embedding/query-emb
 import { toVectorLiteral } from '../../embedding/space.ts';
 import type { CatalogSnapshot } from '../catalog-cache.ts';
 import { isGenericProduct, normalizeAvailable } from '../knowledge/index.ts';
-import { lexicalTerms, mergeTerms, queryTerms, relatedTerms, scoreAll, type WeightedTerm } from '../lexical.ts';
+import { lexicalTerms, mergeTerms, queryTerms, relatedTerms, scoreAll, termContributions, type WeightedTerm } from '../lexical.ts';
 import { contextState } from '../prerequisites.ts';
 import { recallByVector, type DenseHit } from '../repository.ts';
 import type { ToolRecord } from '../schema.ts';
@@ -181,8 +181,13 @@ export async function rankForNeed(db: Db, embedder: Embedder, snapshot: CatalogS
     const floor = (leader.score === best ? 0.8 : 0.6) * leader.score;
     helper.score = Math.min(Math.max(helper.score, floor), leader.score - 1e-3);
   }
-  return scored.sort((a, b) => b.score - a.score || (a.tool.id < b.tool.id ? -1 : 1));
+  scored.sort((a, b) => b.score - a.score || (a.tool.id < b.tool.id ? -1 : 1));
+  for (const s of scored.slice(0, ASPECT_POOL)) s.aspects = termContributions(snapshot.lexical, terms, s.tool.id);
+  return scored;
 }
+
+/** How many of the best candidates keep the words they match, for the diversified top of the list. */
+export const ASPECT_POOL = 40;
 
 export function weightsOf(partial?: Partial<ScoringWeights>): ScoringWeights {
   return { ...DEFAULT_WEIGHTS, ...(partial ?? {}) };

@@ -103,6 +103,8 @@ export interface Scored extends Signals {
   satisfied: string[];
   notes: string[];
   complements: string[];
+  /** What each request word adds to this tool's BM25 score: which parts of the request the tool answers. */
+  aspects?: Map<string, number>;
 }
 
 export interface RankOptions {
