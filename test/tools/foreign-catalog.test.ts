@@ -4,11 +4,14 @@ import { testMode } from '../helpers/database.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 
 /**
- * A catalog the knowledge graph does not know: 155 tools (openEO process texts under fresh ids, see
- * eval/sets/README.md) registered through POST /v1/tools with only id, name and description, and the
- * project's own requests with their gold ids. The service must rank at least as well as the plainest
- * lexical reference, BM25 over name + description implemented here, and by a margin on NDCG@5: the
- * knowledge graph and the dense side may add evidence, never lose what the words alone find.
+ * Catalogs the knowledge graph does not know, registered through POST /v1/tools with only id, name and
+ * description, with the project's own requests and their gold ids (eval/sets/README.md): 155 openEO
+ * process texts under fresh ids, 110 functions of a Python toolkit written for the project (long
+ * instructions, 2.5 gold tools each) and 100 modules of a command-line toolbox written for it (a third in
+ * Chinese). The service must rank at least as well as the plainest lexical reference, BM25 over name +
+ * description implemented here, and by a margin on NDCG@5: the knowledge graph and the dense side may add
+ * evidence, never lose what the words alone find; and on requests that need several tools, the first five
+ * must hold more of them than BM25's.
  */
 interface Tool {
   id: string;
@@ -17,7 +20,7 @@ interface Tool {
 }
 interface CatalogEntry extends Tool {
   /** The openEO process the text comes from (never sent to the service). */
-  source: string;
+  source?: string;
 }
 interface Request {
   id: string;
@@ -26,14 +29,17 @@ interface Request {
 }
 
 const SETS = new URL('../../eval/sets/', import.meta.url);
-const catalog = JSON.parse(readFileSync(new URL('foreign-catalog.tools.json', SETS), 'utf8')) as CatalogEntry[];
-const tools: Tool[] = catalog.map(({ id, name, description }) => ({ id, name, description }));
-/** The fresh id of the tool made from an openEO process. */
-const idOf = (process: string) => catalog.find((t) => t.source === `openeo-processes:${process}`)!.id;
-const requests = readFileSync(new URL('foreign-catalog.requests.jsonl', SETS), 'utf8')
-  .split('\n')
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l) as Request);
+const readCatalog = (file: string) => JSON.parse(readFileSync(new URL(file, SETS), 'utf8')) as CatalogEntry[];
+const readRequests = (file: string) =>
+  readFileSync(new URL(file, SETS), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Request);
+const CATALOGS = [
+  { name: 'openEO processes under fresh ids', tools: 'foreign-catalog.tools.json', requests: 'foreign-catalog.requests.jsonl' },
+  { name: 'a Python toolkit', tools: 'foreign-python.tools.json', requests: 'foreign-python.requests.jsonl' },
+  { name: 'a command-line toolbox', tools: 'foreign-cli.tools.json', requests: 'foreign-cli.requests.jsonl' },
+];
 
 /** BM25 (k1 1.5, b 0.75) over lower-cased words and CJK characters of name + description. */
 function bm25Reference(docs: readonly Tool[]): (query: string, k: number) => string[] {
@@ -67,6 +73,10 @@ function mrr5(ids: readonly string[], gold: readonly string[]): number {
   return rank >= 0 ? 1 / (rank + 1) : 0;
 }
 
+function recall5(ids: readonly string[], gold: readonly string[]): number {
+  return ids.slice(0, 5).filter((id) => gold.includes(id)).length / Math.min(gold.length, 5);
+}
+
 function ndcg5(ids: readonly string[], gold: readonly string[]): number {
   const dcg = ids.slice(0, 5).reduce((sum, id, i) => sum + (gold.includes(id) ? 1 / Math.log2(i + 2) : 0), 0);
   const ideal = Array.from({ length: Math.min(gold.length, 5) }, (_, i) => 1 / Math.log2(i + 2)).reduce((a, b) => a + b, 0);
@@ -75,7 +85,10 @@ function ndcg5(ids: readonly string[], gold: readonly string[]): number {
 
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-describe(`a foreign catalog registered by id, name and description (${testMode} mode)`, () => {
+describe.each(CATALOGS)(`a foreign catalog registered by id, name and description: $name (${testMode} mode)`, (set) => {
+  const catalog = readCatalog(set.tools);
+  const tools: Tool[] = catalog.map(({ id, name, description }) => ({ id, name, description }));
+  const requests = readRequests(set.requests);
   let service: TestService;
   const post = (path: string, body: unknown) =>
     fetch(`${service.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -96,26 +109,48 @@ describe(`a foreign catalog registered by id, name and description (${testMode} 
     for (const r of requests) for (const g of r.gold) expect(ids.has(g), `${r.id}: ${g}`).toBe(true);
   });
 
-  it('ranks at least as well as BM25 on MRR@5 and better by 0.05 on NDCG@5', async () => {
+  it('ranks at least as well as BM25 on MRR@5, better by 0.05 on NDCG@5, and finds more of the tools a request needs', async () => {
     const reference = bm25Reference(tools);
-    const service_: { mrr: number[]; ndcg: number[] } = { mrr: [], ndcg: [] };
-    const bm25: { mrr: number[]; ndcg: number[] } = { mrr: [], ndcg: [] };
+    const service_: { mrr: number[]; ndcg: number[]; recall: number[] } = { mrr: [], ndcg: [], recall: [] };
+    const bm25: { mrr: number[]; ndcg: number[]; recall: number[] } = { mrr: [], ndcg: [], recall: [] };
     for (const r of requests) {
       const res = await post('/v1/tools/search', { query: r.query, k: 5 });
       expect(res.status).toBe(200);
       const ids = ((await res.json()) as { tools: { id: string }[] }).tools.map((t) => t.id);
-      service_.mrr.push(mrr5(ids, r.gold));
-      service_.ndcg.push(ndcg5(ids, r.gold));
       const lexical = reference(r.query, 5);
-      bm25.mrr.push(mrr5(lexical, r.gold));
-      bm25.ndcg.push(ndcg5(lexical, r.gold));
+      for (const [into, got] of [[service_, ids], [bm25, lexical]] as const) {
+        into.mrr.push(mrr5(got, r.gold));
+        into.ndcg.push(ndcg5(got, r.gold));
+        // Recall over the requests that need several tools: the list must cover the work, not one step.
+        if (r.gold.length >= 2) into.recall.push(recall5(got, r.gold));
+      }
     }
-    const got = { mrr: mean(service_.mrr), ndcg: mean(service_.ndcg) };
-    const base = { mrr: mean(bm25.mrr), ndcg: mean(bm25.ndcg) };
-    console.log(`foreign catalog: service MRR@5 ${got.mrr.toFixed(3)} NDCG@5 ${got.ndcg.toFixed(3)}; BM25 MRR@5 ${base.mrr.toFixed(3)} NDCG@5 ${base.ndcg.toFixed(3)}`);
+    const got = { mrr: mean(service_.mrr), ndcg: mean(service_.ndcg), recall: mean(service_.recall) };
+    const base = { mrr: mean(bm25.mrr), ndcg: mean(bm25.ndcg), recall: mean(bm25.recall) };
+    const f = (x: number) => x.toFixed(3);
+    console.log(`${set.name}: service MRR@5 ${f(got.mrr)} NDCG@5 ${f(got.ndcg)} multi-tool recall@5 ${f(got.recall)}; BM25 ${f(base.mrr)} ${f(base.ndcg)} ${f(base.recall)}`);
     expect(got.mrr).toBeGreaterThanOrEqual(base.mrr);
     expect(got.ndcg).toBeGreaterThanOrEqual(base.ndcg + 0.05);
+    expect(got.recall).toBeGreaterThan(base.recall);
   });
+});
+
+describe(`steps of a multi-step request over the openEO catalog under fresh ids (${testMode} mode)`, () => {
+  const catalog = readCatalog(CATALOGS[0]!.tools);
+  /** The fresh id of the tool made from an openEO process. */
+  const idOf = (process: string) => catalog.find((t) => t.source === `openeo-processes:${process}`)!.id;
+  let service: TestService;
+  const post = (path: string, body: unknown) =>
+    fetch(`${service.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  beforeAll(async () => {
+    service = await startTestService();
+    for (const { id, name, description } of catalog) {
+      const res = await post('/v1/tools', { id, name, description });
+      if (res.status !== 201) throw new Error(`registering ${id}: ${res.status} ${await res.text()}`);
+    }
+  });
+  afterAll(async () => service?.stop());
 
   it('keeps the best tool of every step of a numbered or sequenced request in the top 5', async () => {
     const search = async (query: string, k: number) => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { asksForProcessing, asksForSubset, parseLevel, parsePrecision, pointCount, twoResolutions, parseTemporal, parseToolRequest, splitClauses, withoutRelativeTime, withoutYesNoQuestions } from '../../../src/tools/request/index.ts';
+import { opensWithVerb } from '../../../src/tools/request/clauses.ts';
 import { doneAt, negatedAt } from '../../../src/tools/request/wording.ts';
 import { lexicalTerms, buildLexicalIndex, docTerms, topLexical, queryTerms, relatedTerms, sameFamily } from '../../../src/tools/lexical.ts';
 
@@ -307,5 +308,48 @@ describe('request channel: constructions that name a task by their shape', () =>
     expect(pointCount('a point cloud of the quarry')).toBeNull();
     expect(twoResolutions('把20米的波段和10米的放到同一个格网')).toBe(true);
     expect(twoResolutions('a 10 m grid')).toBe(false);
+  });
+});
+
+describe('request channel: a clause that opens with a verb and its object is a step', () => {
+  it('splits before any verb followed by its object, not only before the verbs of EO processing', () => {
+    expect(splitClauses('derive the snow index for each scene, average it inside the catchment and chart the values')).toEqual([
+      'derive the snow index for each scene',
+      'average it inside the catchment',
+      'chart the values',
+    ]);
+    expect(opensWithVerb('chart the values')).toBe(true);
+  });
+
+  it('does not take a preposition, a quantifier or a coordinated noun for a verb', () => {
+    expect(opensWithVerb('in the basin')).toBe(false);
+    expect(opensWithVerb('all the scenes')).toBe(false);
+    expect(splitClauses('a map of rivers and lakes and the red and the green bands')).toHaveLength(1);
+  });
+});
+
+describe('request channel: what the words around a mention say about it', () => {
+  it('reads a negation written with a contraction', () => {
+    const p = parseToolRequest("we don't need to classify the scene, only the difference between the dates");
+    expect(p.concepts.find((c) => c.id === 'land_cover_classification')?.negated).toBe(true);
+  });
+
+  it('reads data after a demonstrative or "here is" as held, however many words stand between', () => {
+    expect(parseToolRequest('resample this land cover map to 30 m').context.available).toContain('landcover_map');
+    expect(parseToolRequest('here is a cloud mask for each of the tiles').context.available).toContain('cloud_mask');
+    // A request verb between the holding and the mention asks for the product.
+    expect(parseToolRequest('using our scenes, produce a land cover map').target.products.map((p) => p.id)).toContain('landcover_map');
+  });
+
+  it('reads an everyday colour word as a band only where the text speaks of bands', () => {
+    expect(parseToolRequest('render the water mask with a blue colour ramp').bands).not.toContain('blue');
+    expect(parseToolRequest('keep the blue band only').bands).toContain('blue');
+    expect(parseToolRequest('compute a ratio of the red and near-infrared bands').bands).toEqual(expect.arrayContaining(['red', 'nir']));
+  });
+
+  it('reads a unit after a stand-alone number as a given quantity, not as a question about area', () => {
+    const concepts = (q: string) => parseToolRequest(q).concepts.map((c) => c.id);
+    expect(concepts('the lake went from 56 to 48 km2: by what share did it shrink?')).not.toContain('area_statistics');
+    expect(concepts('how many km2 of forest burned')).toContain('area_statistics');
   });
 });
