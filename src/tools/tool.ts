@@ -15,6 +15,7 @@ import {
   sensorByDataSource,
   type FormMatch,
 } from './knowledge/index.ts';
+import { isCategoryProduct } from './capability.ts';
 import { ToolRecordSchema, type ToolPort, type ToolRecord, type ToolRecordInput } from './schema.ts';
 
 export {
@@ -85,13 +86,29 @@ function uniq<T>(xs: Iterable<T>): T[] {
   return [...new Set(xs)];
 }
 
+/** A product that no other stands for (slope, sigma0), unlike a generic or category one (detections). */
+function specificProduct(id: string): boolean {
+  return !isGenericProduct(id) && !isCategoryProduct(id);
+}
+
+/** The text names the product, or a more specific one. */
+function namesProduct(hits: readonly Hit[], product: string): boolean {
+  return hits.some((h) => h.kind === 'product' && h.ids.some((id) => productSatisfies(id, product)));
+}
+
 /** Output product a matched concept names for the chosen task type (buildings -> building footprints). */
 function conceptProduct(hits: readonly Hit[], fn: string): string | undefined {
+  const typical = functionInfo(fn)?.outputs?.[0]?.product;
+  // An object narrows a generic output (ships -> ship detections); where the task type's own product is
+  // specific, the object's typical product (slope for terrain) is a guess unless the text names it.
+  const narrows = (product: string) => !typical || isGenericProduct(typical) || (product !== typical && productSatisfies(product, typical));
   for (const h of hits) {
     if (h.kind !== 'concept') continue;
     for (const id of h.ids) {
       const c = conceptInfo(id);
-      if (c?.functions?.includes(fn) && c.products?.[0]) return c.products[0];
+      if (!c?.functions?.includes(fn) || !c.products?.[0]) continue;
+      if (c.kind === 'object' && !narrows(c.products[0]) && !namesProduct(hits, c.products[0])) continue;
+      return c.products[0];
     }
   }
   return undefined;
@@ -108,6 +125,13 @@ function derivePorts(fn: string, hits: readonly Hit[]): { inputs: ToolPort[]; ou
     outputs[0] = { ...outputs[0], name: product, type: info.type, product };
   } else if (product && info && outputs.length === 0) {
     outputs.push({ name: product, type: info.type, product });
+  } else {
+    // The task type's typical product ("slope" for terrain analysis) is what this tool makes only when its
+    // text names it: a sink filler or a viewshed is terrain analysis too, and makes no slope.
+    for (const port of outputs) {
+      const typical = port.product;
+      if (typical && specificProduct(typical) && !namesProduct(hits, typical)) delete port.product;
+    }
   }
 
   const firstRaster = inputs.find((p) => p.type === 'raster');

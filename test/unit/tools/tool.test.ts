@@ -44,6 +44,14 @@ describe('deriveToolMetadata', () => {
     expect(t.outputs[0]).toMatchObject({ type: 'vector', product: 'ship_detections' });
   });
 
+  it("gives a tool its task type's typical product only when its text names that product", () => {
+    const fit = deriveToolMetadata({ id: 'f', name: 'Curve fitting', description: 'Adjusts the parameters of a model function to observed values with non-linear least squares.' });
+    expect(fit.function).toBe('time_series_analysis');
+    expect(fit.outputs.map((o) => o.product)).not.toContain('trend_map');
+    const trend = deriveToolMetadata({ id: 't', name: 'Trend of a series', description: 'Fits a linear trend to each pixel time series and returns a trend map.' });
+    expect(trend.outputs[0]?.product).toBe('trend_map');
+  });
+
   it('understands Chinese descriptions', () => {
     const t = deriveToolMetadata({ id: 'fvc', name: '植被覆盖度估算', description: '利用像元二分模型由NDVI估算植被覆盖度。' });
     expect(t.function).toBe('biophysical_parameter');
