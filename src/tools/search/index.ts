@@ -7,6 +7,7 @@
  *                    ∪  the missing prerequisite steps of the likeliest leaders
  *   filter           catalogs; tools that cannot read the data's modality or lack a band on its sensor
  *   rerank           final = alpha * similarity + beta * complementarity
+ *   diversify        requests of several clauses: the first k cover their parts, not one step (diversify.ts)
  *
  * similarity (0..1) mixes dense cosine, BM25, task-type agreement, output fit (the tool makes the product
  * asked for, exactly or of the asked category), band fit and name coverage. complementarity (-1..1) is
