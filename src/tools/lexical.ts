@@ -73,7 +73,7 @@ export interface LexicalIndex {
   /** id -> document number */
   docOf: Map<string, number>;
   /** term -> parallel arrays of document numbers and weighted term frequencies */
-  postings: Map<string, { docs: Int32Array; tf: Float32Array }>;
+  postings: Map<string, Postings>;
   lengths: Float32Array;
 }
 
@@ -156,21 +156,32 @@ export class LexicalScores {
   }
 }
 
+type Postings = { docs: Int32Array; tf: Float32Array };
+
+/** The postings of a query term worth scoring (terms in most documents are not), with its BM25 weight. */
+function scoredPostings(index: LexicalIndex, { term, weight }: WeightedTerm): { list: Postings; w: number } | undefined {
+  const list = index.postings.get(term);
+  if (!list || (index.size > 50 && list.docs.length > MAX_DF_SHARE * index.size)) return undefined;
+  return { list, w: idf(index, list.docs.length) * weight * (K1 + 1) };
+}
+
+/** One term's BM25 share in document `d`, where it occurs `f` times (weighted). */
+function termScore(index: LexicalIndex, w: number, f: number, d: number): number {
+  return (w * f) / (f + K1 * (1 - B) + B * (K1 / index.avgLength) * index.lengths[d]!);
+}
+
 /** BM25 scores of every document containing at least one (not ubiquitous) query term. */
 export function scoreAll(index: LexicalIndex, terms: readonly WeightedTerm[]): LexicalScores {
   const acc = new Float64Array(index.size);
   const touched: number[] = [];
-  const norm = K1 / index.avgLength;
-  for (const { term, weight } of terms) {
-    const list = index.postings.get(term);
-    if (!list || (index.size > 50 && list.docs.length > MAX_DF_SHARE * index.size)) continue;
-    const w = idf(index, list.docs.length) * weight * (K1 + 1);
-    const { docs, tf } = list;
+  for (const term of terms) {
+    const scored = scoredPostings(index, term);
+    if (!scored) continue;
+    const { docs, tf } = scored.list;
     for (let i = 0; i < docs.length; i++) {
       const d = docs[i]!;
-      const f = tf[i]!;
       if (acc[d] === 0) touched.push(d);
-      acc[d] = acc[d]! + (w * f) / (f + K1 * (1 - B) + B * norm * index.lengths[d]!);
+      acc[d] = acc[d]! + termScore(index, scored.w, tf[i]!, d);
     }
   }
   return new LexicalScores(index, acc, touched);
@@ -228,7 +239,7 @@ export function sameFamily(a: string, b: string): boolean {
 }
 
 /** The weighted term frequency of document `d` in a posting list (its documents are in ascending order). */
-function tfIn(list: { docs: Int32Array; tf: Float32Array }, d: number): number {
+function tfIn(list: Postings, d: number): number {
   let lo = 0;
   let hi = list.docs.length - 1;
   while (lo <= hi) {
@@ -246,14 +257,10 @@ export function termContributions(index: LexicalIndex, terms: readonly WeightedT
   const out = new Map<string, number>();
   const d = index.docOf.get(id);
   if (d === undefined) return out;
-  const norm = K1 / index.avgLength;
-  for (const { term, weight } of terms) {
-    const list = index.postings.get(term);
-    if (!list || (index.size > 50 && list.docs.length > MAX_DF_SHARE * index.size)) continue;
-    const f = tfIn(list, d);
-    if (f === 0) continue;
-    const w = idf(index, list.docs.length) * weight * (K1 + 1);
-    out.set(term, (out.get(term) ?? 0) + (w * f) / (f + K1 * (1 - B) + B * norm * index.lengths[d]!));
+  for (const term of terms) {
+    const scored = scoredPostings(index, term);
+    const f = scored ? tfIn(scored.list, d) : 0;
+    if (f > 0) out.set(term.term, (out.get(term.term) ?? 0) + termScore(index, scored!.w, f, d));
   }
   return out;
 }
