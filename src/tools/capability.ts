@@ -17,6 +17,7 @@ import {
   matchForms,
   type EoConcept,
 } from './knowledge/index.ts';
+import { spelledOutName } from './identifiers.ts';
 import type { ToolPort, ToolRecord } from './schema.ts';
 
 /** What the text needs to know about a linked tool. */
@@ -50,7 +51,7 @@ export function specificOutputs(tool: Pick<ToolRecord, 'outputs'>): string[] {
 export function conceptsOfTool(tool: Pick<ToolRecord, 'id' | 'name' | 'outputs'>): EoConcept[] {
   const outputs = specificOutputs(tool);
   const named = new Set(
-    matchForms(`${tool.name} . ${humanise(tool.id)}`, ['concept']).flatMap((h) => h.ids),
+    matchForms(`${spelledOutName(tool.name)} . ${humanise(tool.id)}`, ['concept']).flatMap((h) => h.ids),
   );
   return eoConceptEntries().filter((c) => {
     if (c.kind === 'modifier' || c.kind === 'modality') return false;
@@ -123,7 +124,7 @@ export function renderCapabilityText(tool: ToolRecord, lookup: NeighbourLookup =
     fn.zh.slice(0, 2).forEach((f) => vocabularyZh.add(f));
   }
   const parts = [
-    `${tool.name}.`,
+    `${spelledOutName(tool.name)}.`,
     tool.description,
     fn ? `Task type: ${fn.en[0] ?? tool.function} (${fn.description.replace(/\.$/, '')}).` : `Task type: ${humanise(tool.function)}.`,
     sentence('Takes', tool.inputs.map(describePort)),
@@ -149,7 +150,7 @@ export function lexicalFields(tool: ToolRecord): { text: string; weight: number 
     ...(functionInfo(tool.function)?.zh ?? []),
   ];
   return [
-    { text: tool.name, weight: 3 },
+    { text: spelledOutName(tool.name), weight: 3 },
     { text: humanise(tool.id), weight: 2 },
     { text: tool.keywords.join(' , '), weight: 1 },
     { text: tool.description, weight: 1 },

@@ -2,6 +2,7 @@
  * Tool records of the EO tool registry: the schema (re-exported from `schema.ts`), the derivation of
  * structured metadata from a minimal text-only registration, and port compatibility for chaining.
  */
+import { spelledOutName } from './identifiers.ts';
 import {
   conceptInfo,
   functionInfo,
@@ -166,7 +167,7 @@ function deriveModalities(fn: string, hits: readonly Hit[], dataSources: readonl
  * graph, and every inferred field is listed in `derived`. Fields the caller gave are kept as given.
  */
 export function deriveToolMetadata(minimal: MinimalToolInput): ToolRecord {
-  const nameHits: Hit[] = matchForms(minimal.name).map((h) => ({ ...h, inName: true }));
+  const nameHits: Hit[] = matchForms(spelledOutName(minimal.name)).map((h) => ({ ...h, inName: true }));
   const bodyText = [minimal.description, ...(minimal.keywords ?? [])].join('. ');
   const bodyHits: Hit[] = matchForms(bodyText).map((h) => ({ ...h, inName: false }));
   const all = [...nameHits, ...bodyHits];

@@ -140,6 +140,24 @@ describe(`tool registry over HTTP (${testMode} mode)`, () => {
     }
   });
 
+  it('finds a tool whose name is a code identifier by the words of that identifier', async () => {
+    // Catalogs name tools as code ("ChangeDetection", "mask_clouds"); a request says the words. Here the
+    // descriptions share no word with the request: only the name can decide.
+    const tools = [
+      { id: 'code.ChangeDetection', name: 'ChangeDetection', description: 'Compares two images of the same area and returns where they differ.' },
+      { id: 'code.BuildingFootprints', name: 'BuildingFootprints', description: 'Outlines every roof in a very high resolution scene.' },
+      { id: 'code.fill_gaps', name: 'fill_gaps', description: 'Interpolates missing pixels from neighbouring dates.' },
+    ];
+    for (const tool of tools) expect((await post('/v1/tools', { ...tool, catalog: 'code' })).status).toBe(201);
+    const first = async (query: string) => {
+      const body = (await (await post('/v1/tools/search', { query, k: 3, catalogs: ['code'] })).json()) as { tools: { id: string }[] };
+      return body.tools[0]?.id;
+    };
+    expect(await first('change detection between the two dates')).toBe('code.ChangeDetection');
+    expect(await first('building footprints of the town')).toBe('code.BuildingFootprints');
+    expect(await first('fill the gaps left by clouds')).toBe('code.fill_gaps');
+  });
+
   it('finds each of 100 tools registered with only id/name/description, right after registration', async () => {
     const words = Array.from({ length: 100 }, (_, i) => pseudoWord(i));
     expect(new Set(words).size).toBe(100);

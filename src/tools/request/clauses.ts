@@ -92,6 +92,19 @@ function lexicalWordCount(clause: string): number {
   return words.reduce((n, w) => n + (HAN.test(w) ? Math.max(1, Math.floor(w.length / 2)) : 1), 0);
 }
 
+/**
+ * A clause that only says what the user holds ("I already have the 2015 and 2022 urban masks", "we've got
+ * 24 scenes", 手上有两期分类图): its data is the context of the steps, not a step.
+ */
+const HOLDING_CLAUSE_EN = /^(?:(?:i|we)(?:ve|\s+have)?\s+(?:already\s+|also\s+)?got|(?:i|we)\s+(?:already\s+|also\s+)?(?:have|hold|own)(?!\s+to\b)|here (?:is|are)|given)\b/;
+const HOLDING_CLAUSE_ZH = /^(?:我们?|手[上头里])?(?:已经|已)?(?:有|手[上头里]有)/u;
+const REQUEST_WORDS = /\b(?:compute|calculate|derive|estimate|produce|generate|create|map|extract|convert|build|make|get|want|need|like|show|give|find|tell)\b|想|要|需要|请|帮|求|算/u;
+
+export function onlyHolds(clause: string): boolean {
+  const norm = normalizeForMatch(clause).trim();
+  return (HOLDING_CLAUSE_EN.test(norm) || HOLDING_CLAUSE_ZH.test(norm)) && !REQUEST_WORDS.test(norm);
+}
+
 function hasTaskEvidence(facts: TextFacts, clause: string): boolean {
   if (facts.concepts.some((c) => !c.negated && (c.kind === 'task' || c.kind === 'object'))) return true;
   if (facts.taskTypes.length > 0 && facts.concepts.every((c) => !c.negated)) return true;
@@ -117,7 +130,7 @@ export function subTasksOf(query: string, sharedWords: string): SubTask[] {
     const previous = steps[steps.length - 1];
     // A list item of a few words is a step whatever the graph reads in it; a one-word item ("Plan:") is not.
     const listedStep = explicit && lexicalWordCount(clause) >= 2;
-    if (!hasTaskEvidence(facts, clause) && !listedStep) {
+    if ((!hasTaskEvidence(facts, clause) && !listedStep) || onlyHolds(clause)) {
       if (previous && !/^(?:they|it|these|those|the (?:data|images?|scenes?))\b/i.test(clause)) {
         previous.text = `${previous.text}, ${clause}`;
         previous.facts = textFacts(previous.text);

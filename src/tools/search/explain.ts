@@ -1,4 +1,5 @@
 /** What is returned per tool and for the request: the `why`, the parsed summary, a clarifying question. */
+import { spelledOutName } from '../identifiers.ts';
 import type { CatalogSnapshot } from '../catalog-cache.ts';
 import { functionInfo, productSatisfies } from '../knowledge/index.ts';
 import { lexicalTerms } from '../lexical.ts';
@@ -18,7 +19,7 @@ function explain(s: Scored, parsed: ParsedRequest, snapshot: CatalogSnapshot, ne
   }
   if (s.bands > 0) matched.push(`uses the ${need.bands.join(', ')} bands`);
   if (s.lexical > 0.2) {
-    const docWords = new Set(lexicalTerms(`${s.tool.name} ${s.tool.id.replace(/[_:]/g, ' ')} ${s.tool.keywords.join(' ')}`).keys());
+    const docWords = new Set(lexicalTerms(`${spelledOutName(s.tool.name)} ${s.tool.id.replace(/[_:]/g, ' ')} ${s.tool.keywords.join(' ')}`).keys());
     const words = [...lexicalTerms(need.text).keys()].filter((t) => !t.includes('_') && docWords.has(t)).slice(0, 4);
     if (words.length) matched.push(`words: ${words.join(', ')}`);
   }

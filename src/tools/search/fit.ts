@@ -2,6 +2,7 @@
  * The signals of one candidate against a need: output, band and name fit, whether it can run on the data,
  * and complementarity (what the request context does to the tool).
  */
+import { spelledOutName } from '../identifiers.ts';
 import { isCategoryProduct, specificOutputs } from '../capability.ts';
 import type { CatalogSnapshot } from '../catalog-cache.ts';
 import { functionInfo, isGenericProduct, productInfo, productSatisfies, sensorBandFor, sensorByDataSource } from '../knowledge/index.ts';
@@ -77,7 +78,7 @@ function termsOf(text: string): string[] {
  */
 export function nameCoverage(tool: ToolRecord, typed: ReadonlySet<string>): number {
   let best = 0;
-  for (const text of [tool.name, tool.id.replace(/^index:/, '').replace(/[_:]+/g, ' ')]) {
+  for (const text of [spelledOutName(tool.name), tool.id.replace(/^index:/, '').replace(/[_:]+/g, ' ')]) {
     const terms = termsOf(text);
     if (terms.length) best = Math.max(best, terms.filter((t) => typed.has(t)).length / terms.length);
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { asksForProcessing, asksForSubset, parseLevel, parsePrecision, pointCount, twoResolutions, parseTemporal, parseToolRequest, splitClauses, withoutRelativeTime, withoutYesNoQuestions } from '../../../src/tools/request/index.ts';
-import { opensWithVerb } from '../../../src/tools/request/clauses.ts';
+import { onlyHolds, opensWithVerb } from '../../../src/tools/request/clauses.ts';
 import { doneAt, negatedAt } from '../../../src/tools/request/wording.ts';
 import { lexicalTerms, buildLexicalIndex, docTerms, topLexical, queryTerms, relatedTerms, sameFamily } from '../../../src/tools/lexical.ts';
 
@@ -351,5 +351,21 @@ describe('request channel: what the words around a mention say about it', () => 
     const concepts = (q: string) => parseToolRequest(q).concepts.map((c) => c.id);
     expect(concepts('the lake went from 56 to 48 km2: by what share did it shrink?')).not.toContain('area_statistics');
     expect(concepts('how many km2 of forest burned')).toContain('area_statistics');
+  });
+});
+
+describe('request channel: a clause that only says what the user holds is not a step', () => {
+  it('keeps a holding clause out of the steps, in either language', () => {
+    const en = parseToolRequest('We already have land cover maps of the valley for 2010 and 2020. Compute the area of each class, then export the table.');
+    expect(en.subTasks.map((s) => s.text)).toEqual(['Compute the area of each class', 'export the table.']);
+    const zh = parseToolRequest('手上有两期土地覆盖分类图。统计每一类的面积，再导出成表格');
+    expect(zh.subTasks.some((s) => s.text.startsWith('手上有'))).toBe(false);
+  });
+
+  it('still reads a clause that asks for something after saying what is held', () => {
+    expect(onlyHolds('We have the scenes and want an NDVI map')).toBe(false);
+    expect(onlyHolds('I have to classify the scenes')).toBe(false);
+    expect(onlyHolds("I've got twelve Landsat scenes")).toBe(true);
+    expect(onlyHolds('我有一景哨兵2号影像')).toBe(true);
   });
 });
