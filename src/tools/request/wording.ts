@@ -68,7 +68,12 @@ const RESTRICTION_EN = new RegExp(
   `\\b(?:only|just|solely)\\s+(?:(?:want|need|like)\\s+to\\s+)?${KEEP_VERB}\\b|\\b${KEEP_VERB}\\s+(?:only|just|solely)\\b|\\b(?:restrict|restricted|limit|limited|confine|confined|subset|trim|cut)\\s+(?:it\\s+|them\\s+|the\\s+\\S+\\s+)?(?:down\\s+)?to\\b|\\b(?:discard|drop|throw away|throw out|get rid of|remove|delete|cut away|cut off)\\s+(?:\\S+\\s+){0,3}?(?:else|rest|outside|others?)\\b|\\bnothing\\s+(?:but|except)\\b`,
   'i',
 );
-const RESTRICTION_ZH = /只(?:要|保留|取|用|选|需要)|仅(?:保留|要|取|用)|(?:其他|其余|别的|以外|之外)[^，。；]{0,8}(?:不要|去掉|丢掉|删掉|删除|剔除)/;
+/**
+ * "Only" before a verb (只要, 只留, 仅保留: whatever the verb, not 只有 "only if", 只是 "merely", 只能 "can only"),
+ * or the rest (其他, 外面的, 剩下的) with a verb of discarding: 不要, a verb with the resultative 掉 ("away":
+ * 去掉, 扔掉), 删除.
+ */
+const RESTRICTION_ZH = /[只仅](?![有是能会好怕不在因仅])\p{Script=Han}|(?:其他|其余|别的|以外|之外|外面|外边|外头|剩下)[^，。；]{0,8}(?:不要|\p{Script=Han}掉|删除|剔除)/u;
 
 /**
  * A request to keep part of the data and drop the rest ("keep only…", "only want…", "discard everything

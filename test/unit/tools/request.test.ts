@@ -303,6 +303,12 @@ describe('request channel: constructions that name a task by their shape', () =>
     expect(asksForSubset('only keep the blue and green bands')).toBe(true);
     expect(asksForSubset('drop everything outside the park')).toBe(true);
     expect(asksForSubset('其他的日期都不要')).toBe(true);
+    // "Only" before any verb, and the rest with a verb of discarding (V + 掉), in Chinese.
+    expect(asksForSubset('只看六月份的影像')).toBe(true);
+    expect(asksForSubset('把研究区外面的像元都裁掉')).toBe(true);
+    expect(asksForSubset('剩下的波段都删掉')).toBe(true);
+    expect(asksForSubset('只有一景影像，能算NDVI吗')).toBe(false);
+    expect(asksForSubset('这些影像只能用来算植被指数')).toBe(false);
     expect(asksForSubset('compute NDVI for the park')).toBe(false);
     expect(pointCount('在每个地块里放30个点')).not.toBeNull();
     expect(pointCount('a point cloud of the quarry')).toBeNull();
