@@ -60,14 +60,15 @@ export function bandRarity(tools: readonly ToolRecord[], bands: readonly string[
   return out;
 }
 
-const nameTermCache = new Map<string, string[]>();
+/** The words of a tool's name and of its id, once per tool record (records live as long as their catalog snapshot). */
+const nameTermCache = new WeakMap<ToolRecord, string[][]>();
 
-function termsOf(text: string): string[] {
-  let terms = nameTermCache.get(text);
+function nameTerms(tool: ToolRecord): string[][] {
+  let terms = nameTermCache.get(tool);
   if (!terms) {
-    terms = [...lexicalTerms(text).keys()].filter((t) => !t.includes('_'));
-    if (nameTermCache.size > 50_000) nameTermCache.clear();
-    nameTermCache.set(text, terms);
+    const texts = [spelledOutName(tool.name), tool.id.replace(/^index:/, '').replace(/[_:]+/g, ' ')];
+    terms = texts.map((text) => [...lexicalTerms(text).keys()].filter((t) => !t.includes('_')));
+    nameTermCache.set(tool, terms);
   }
   return terms;
 }
@@ -78,8 +79,7 @@ function termsOf(text: string): string[] {
  */
 export function nameCoverage(tool: ToolRecord, typed: ReadonlySet<string>): number {
   let best = 0;
-  for (const text of [spelledOutName(tool.name), tool.id.replace(/^index:/, '').replace(/[_:]+/g, ' ')]) {
-    const terms = termsOf(text);
+  for (const terms of nameTerms(tool)) {
     if (terms.length) best = Math.max(best, terms.filter((t) => typed.has(t)).length / terms.length);
   }
   return best;
