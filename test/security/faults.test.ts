@@ -79,13 +79,13 @@ describe.skipIf(!hasNycData)(`the embeddings service failing (${testMode} mode)`
     const res = await ask(service.url);
     const text = await res.text();
     expect(res.status).toBe(200);
-    expectDegradedAnswer(JSON.parse(text) as AskBody, /HTTP 500/);
+    const body = JSON.parse(text) as AskBody;
+    expectDegradedAnswer(body, /HTTP 500/);
     expect(stub.state.requests).toBeGreaterThan(before); // the service was really tried
     // The stub's address must not leak. Its port alone is checked only where prose is written: as a bare number it
     // can occur by chance inside coordinates and ids.
     expect(text).not.toContain('127.0.0.1');
     expect(text).not.toContain('localhost');
-    const body = JSON.parse(text) as AskBody;
     expect(JSON.stringify([body.degraded, body.answer])).not.toContain(String(stub.port));
   });
 
