@@ -302,7 +302,7 @@ async function glossedRows(db: Db, text: string, shape: 'point' | 'polygon' | 'l
 }
 
 /**
- * No name matches: the reference may name a kind of place ("the bus terminal", "港务局巴士总站" ends in 巴士总站).
+ * No name matches: the reference may name a kind of place ("the bus terminal", "城东客运站" ends in 客运站).
  * One notable place of that kind (Wikidata-linked, or the only one) is taken; several become a clarification.
  */
 async function resolveByKind(

@@ -2,7 +2,7 @@
  * The tool channel's text: a capability text rendered from a tool's structured metadata (what it takes,
  * what it makes, where it sits in a pipeline, its neighbours) plus the knowledge-graph vocabulary that
  * names the same things, in English and Chinese. This text is what gets embedded, so a tool registered
- * with a terse English description is still found by "估算植被覆盖度" or by the product it outputs.
+ * with a terse English description is still found by "计算叶面积指数" or by the product it outputs.
  */
 import {
   bandRoleInfo,

@@ -26,7 +26,7 @@ export interface RequestContext {
   available?: readonly string[];
   /**
    * Capabilities, products or tool ids the user says the data does NOT have ("not co-registered yet",
-   * "no classification exists"): a prerequisite they evidence is then known missing, not unknown.
+   * "there is no land-cover map yet"): a prerequisite they evidence is then known missing, not unknown.
    */
   lacking?: readonly string[];
 }
@@ -87,7 +87,7 @@ export function prerequisiteStatus(prereq: string, state: ContextState, lookup: 
   if (state.provided.has(prereq)) return 'satisfied';
   const evidence = evidenceFor(prereq, lookup);
   if ([...state.provided].some((have) => evidence.some((e) => productSatisfies(have, e)))) return 'satisfied';
-  // "No classification exists": a lacking generic product covers every product that would stand in for it.
+  // "There is no land-cover map yet": a lacking generic product covers every product that would stand in for it.
   if (state.lacking.has(prereq) || evidence.some((e) => [...state.lacking].some((l) => productSatisfies(e, l)))) return 'missing';
   const cap = capabilityInfo(prereq);
   if (cap?.kind === 'level') {

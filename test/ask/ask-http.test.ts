@@ -111,7 +111,7 @@ describe.skipIf(!hasNycData)(`POST /v1/ask on the Midtown data (${testMode} mode
   });
 
   it.each([
-    'Which coffee shops are on the way from Bryant Park to Grand Central Terminal?',
+    'Which coffee shops are along my route from Bryant Park to Grand Central Terminal?',
     '从布莱恩特公园到中央车站路上的咖啡店',
   ])('along a route (from A to B): %s', async (question) => {
     const body = await askQuestion(question);
@@ -140,7 +140,7 @@ describe.skipIf(!hasNycData)(`POST /v1/ask on the Midtown data (${testMode} mode
 
   it.each([
     ['Which pharmacy is nearest to the Chrysler Building?', 'Chrysler Building'],
-    ['离帝国大厦最近的药店是哪一家？', 'Empire State Building'],
+    ['哪家药店离帝国大厦最近？', 'Empire State Building'],
   ])('nearest: %s', async (question, referenceName) => {
     const body = await askQuestion(question);
     expect(body.reference.features[0]!.properties.name).toBe(referenceName);

@@ -33,7 +33,7 @@ describe(`resolved references cache (${testMode} mode)`, () => {
   afterAll(async () => database?.dispose());
 
   it('serves repeated names from the cache and forgets them when places change', async () => {
-    const plan = planOffline('Which cafés are within 200 m of Quillfeather Square?');
+    const plan = planOffline('Any cafés within 200 m of Quillfeather Square?');
     await loadPlaces(database.db, embedder, features(square('a', 'Quillfeather Square', 2.35, 48.85)));
     const first = await resolveReferences(database.db, plan);
     expect(first.ok && first.references[0]!.centroid).toEqual({ lon: 2.35, lat: 48.85 });
@@ -76,7 +76,7 @@ describe(`resolved references cache (${testMode} mode)`, () => {
       geometry: { type: 'Point', coordinates: [busy.coordinates[0] + 0.001 * (i + 1), busy.coordinates[1]] },
     }));
     await loadPlaces(database.db, embedder, features(...namesakes, ...cafes));
-    const resolved = await resolveReferences(database.db, planOffline(`Which cafés are within 300 m of ${name}?`));
+    const resolved = await resolveReferences(database.db, planOffline(`Any cafés within 300 m of ${name}?`));
     expect(resolved.ok && resolved.references[0]!.centroid).toEqual({ lon: busy.coordinates[0], lat: busy.coordinates[1] });
   });
 });

@@ -55,15 +55,15 @@ describe(`reference names as people say them (${testMode} mode)`, () => {
   afterAll(async () => database?.dispose());
 
   it('takes the notable place among shops and platforms that borrow its name', async () => {
-    expect(await resolvedName('Which cafés are within 200 m of Harbour Authority?')).toBe('Harbour Authority Ferry Terminal');
+    expect(await resolvedName('Any cafés within 200 m of Harbour Authority?')).toBe('Harbour Authority Ferry Terminal');
   });
 
   it('finds a place by the short name its tags give', async () => {
-    expect(await resolvedName('Which cafés are within 200 m of MFS?')).toBe('Marrowfield Stadium');
+    expect(await resolvedName('Any cafés within 200 m of MFS?')).toBe('Marrowfield Stadium');
   });
 
   it('prefers the famous place to a namesake elsewhere', async () => {
-    expect(await resolvedName('Which cafés are within 300 m of the Brambly?')).toBe('Brambly Museum of Glass');
+    expect(await resolvedName('Any cafés within 300 m of the Brambly?')).toBe('Brambly Museum of Glass');
   });
 
   it('reads a compound clipped to its initial', async () => {
@@ -71,12 +71,12 @@ describe(`reference names as people say them (${testMode} mode)`, () => {
   });
 
   it('does not pick a notable place for a phrase that is only a kind of place ("the hall")', async () => {
-    const result = await resolveReferences(database.db, planOffline('Which cafés are within 200 m of the hall?'));
+    const result = await resolveReferences(database.db, planOffline('Any cafés within 200 m of the hall?'));
     expect(result.ok).toBe(false);
   });
 
   it('still asks when two notable names read equally well', async () => {
-    const result = await resolveReferences(database.db, planOffline('Which cafés are within 200 m of Ashgrove?'));
+    const result = await resolveReferences(database.db, planOffline('Any cafés within 200 m of Ashgrove?'));
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.clarification.options.map((o) => o.name).sort()).toEqual(['Ashgrove Hall', 'Ashgrove Tower']);
   });

@@ -103,7 +103,7 @@ describe(`workflow memory over HTTP (${testMode} mode)`, () => {
 
   it('proposes a remembered workflow only for its core step, not for a request about one of its other steps', async () => {
     // The change-detection workflow is remembered; this request asks for its last step only.
-    const r = await search('apply an Otsu threshold to my change magnitude image to separate changed pixels');
+    const r = await search("binarise my change magnitude raster with Otsu's method");
     expect(r.tools[0]?.id).toBe('change_thresholding');
     expect(r.memory?.workflows.length).toBeGreaterThan(0); // the memory is consulted…
     expect(r.workflow?.steps.map((s) => s.toolId) ?? []).not.toEqual(CHANGE); // …but its chain is not imposed

@@ -143,7 +143,7 @@ describe.skipIf(!hasNycData)(`SIGTERM under load (${testMode} mode)`, () => {
       QUESTION,
       'Show me the banks along Third Avenue',
       'Which pharmacy is nearest to the Chrysler Building?',
-      'Which coffee shops are on the way from Bryant Park to Grand Central Terminal?',
+      'Which coffee shops are along my route from Bryant Park to Grand Central Terminal?',
       'List the Italian restaurants in Chelsea',
       'Any sushi place close to Herald Square?',
     ];

@@ -121,7 +121,7 @@ describe.skipIf(!hasNycData)(`hostile questions through POST /v1/ask (${testMode
   });
 
   it('treats instructions inside place names as data', async () => {
-    const res = await postJson(`${service.url}/v1/ask`, { question: 'Which cafés are within 100 m of Grand Central Terminal?', planner: 'offline', k: 50 });
+    const res = await postJson(`${service.url}/v1/ask`, { question: 'Any cafés within 100 m of Grand Central Terminal?', planner: 'offline', k: 50 });
     expect(res.status).toBe(200);
     const body = (await res.json()) as AskBody;
     checkAnswer(body, '', 50);

@@ -82,7 +82,7 @@ describe.skipIf(!hasData)(`EO tool catalogs, search and workflows (${testMode} m
   });
 
   it('explains every result and keeps score = alpha*similarity + beta*complementarity for the leaders', async () => {
-    const result = await search('Compute NDVI for my Sentinel-2 tile', { dataSource: 'Sentinel-2', processingLevel: 'L2A' }, 5);
+    const result = await search('Derive NDVI from my Sentinel-2 scene', { dataSource: 'Sentinel-2', processingLevel: 'L2A' }, 5);
     expect(['ndvi', 'index:NDVI', 'ndvi_calculator']).toContain(result.tools[0]?.id);
     for (const t of result.tools) expect(t.why).toMatch(/^matches /);
     const top = result.tools[0]!;
@@ -144,8 +144,8 @@ describe.skipIf(!hasData)(`EO tool catalogs, search and workflows (${testMode} m
     expect(grd.tools[0]?.missingPrerequisites).toEqual(['sar_calibration', 'sar_terrain_correction']);
     expect(rtc.tools[0]?.missingPrerequisites).toEqual([]);
 
-    const unaligned = await search('Run change vector analysis on my two SPOT-6 scenes', { available: ['scene_a', 'scene_b'] });
-    const aligned = await search('Run change vector analysis on my two SPOT-6 scenes', { available: ['coregistered_pair'] });
+    const unaligned = await search('Detect changes between my two SPOT-6 scenes by change vector analysis', { available: ['scene_a', 'scene_b'] });
+    const aligned = await search('Detect changes between my two SPOT-6 scenes by change vector analysis', { available: ['coregistered_pair'] });
     expect(unaligned.tools[0]?.id).toBe('cva_change_detector');
     expect(unaligned.tools[0]?.missingPrerequisites).toContain('image_registration');
     expect(aligned.tools[0]?.missingPrerequisites).not.toContain('image_registration');

@@ -22,7 +22,7 @@ const STEP_VERBS = new Set(
 
 /**
  * Closed-class words that open a noun phrase: after a word, they show it is a verb with its object
- * ("average it over the field", "plot the curve", "give me the rate"), whatever verb it is.
+ * ("sum them per county", "draw a chart", "give me the rate"), whatever verb it is.
  */
 const OBJECT_OPENERS = new Set('it them me us the a an its their his her those these this that each every all my our your both'.split(' '));
 /** Closed-class words that are never that verb ("in the", "for each", "and all", "of these"). */
@@ -93,7 +93,7 @@ function lexicalWordCount(clause: string): number {
 }
 
 /**
- * A clause that only says what the user holds ("I already have the 2015 and 2022 urban masks", "we've got
+ * A clause that only says what the user holds ("we already hold last winter's snow masks", "we've got
  * 24 scenes", 手上有两期分类图): its data is the context of the steps, not a step.
  */
 const HOLDING_CLAUSE_EN = /^(?:(?:i|we)(?:ve|\s+have)?\s+(?:already\s+|also\s+)?got|(?:i|we)\s+(?:already\s+|also\s+)?(?:have|hold|own)(?!\s+to\b)|here (?:is|are)|given)\b/;
@@ -116,8 +116,8 @@ function mainConcept(facts: TextFacts): string | undefined {
 }
 
 /**
- * Clauses that each ask for a step. A clause without task evidence ("a DEM", "they have not been
- * co-registered yet") is context for its neighbour, and consecutive clauses about the same concept
+ * Clauses that each ask for a step. A clause without task evidence ("a DEM", "the two images are not
+ * aligned") is context for its neighbour, and consecutive clauses about the same concept
  * ("detect aircraft … and return bounding boxes") are one step.
  */
 export function subTasksOf(query: string, sharedWords: string): SubTask[] {

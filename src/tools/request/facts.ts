@@ -44,7 +44,7 @@ function isInputMention(norm: string, h: FormMatch): boolean {
   const before = norm.slice(0, h.start);
   if (HAN.test(h.form)) return INPUT_MARKERS_ZH.test(before) || LOCATIVE_AFTER_ZH.test(norm.slice(h.end));
   if (HAN.test(before.slice(-2))) return INPUT_MARKERS_ZH.test(before);
-  // "given a 12-year stack of monthly NDVI", "here is a list of fifty NDVI maps": held, unless a request verb
+  // "given ten years of weekly EVI composites", "here is a list of fifty NDVI maps": held, unless a request verb
   // stands between ("using the scenes, compute NDVI").
   const held = INPUT_MARKERS_EN.exec(before);
   return !!held && !REQUEST_WORDS_EN.test(held[1] ?? '');
@@ -95,7 +95,7 @@ export function matchFormsLoose(text: string): FormMatch[] {
 const OPERATION_FUNCTIONS = new Set(['temporal_aggregation', 'statistics', 'reduction', 'time_series_analysis', 'climatology', 'subsetting', 'resampling', 'masking', 'export', 'cube_manipulation']);
 
 /**
- * "land surface temperature anomalies": a concept right before an operation concept that makes no
+ * "rainfall anomalies", "snow cover trend": a concept right before an operation concept that makes no
  * product of its own (anomalies, trend, statistics) is the variable operated on, not the task.
  */
 function operandHits(hits: readonly FormMatch[], norm: string): Set<FormMatch> {
@@ -254,7 +254,7 @@ const DIRECTION_OF_CHANGE_EN =
 const DIRECTION_OF_CHANGE_ZH = /变好|变差|变坏|好转|恶化|退化|改善|增加|减少|增多|减小|上升|下降|增长|缩小|扩大|变[多少大小高低绿黄干湿]|[增减]了/u;
 
 /**
- * "Is X going up or down over the last twenty years?", "这些年X是变好了还是变差了": a direction of change
+ * "Has X been rising or falling since the nineties?", "近些年X是多了还是少了": a direction of change
  * asked across many years is a trend of X, whatever X is. The reading is placed on the words of change.
  */
 function trendHit(norm: string, hits: readonly FormMatch[]): FormMatch | undefined {
@@ -295,7 +295,7 @@ const BUFFER = 'vector_processing';
 
 /**
  * Constructions that name a task by their shape, not by a word: "how many acres", "有几公顷", "how big is"
- * ask for the area of something; "a 300 m ring around", "within 2 km of", "周边300米" for a buffer.
+ * ask for the area of something; "a 300 m ring around", "within 2 km of", "周边500米" for a buffer.
  */
 function constructionHits(norm: string, hits: readonly FormMatch[]): FormMatch[] {
   const out: FormMatch[] = [];
@@ -338,7 +338,7 @@ const BAND_WORD_BEFORE = /\b(?:bands?|channels?)\s*$/;
 /**
  * Band names that are everyday words (red, green, blue, pan, coastal) name a band only where the text
  * speaks of bands: beside "band" or "channel", or listed with another band ("red and near-infrared").
- * Elsewhere they are colours and words ("a green colour ramp", "green-up", "the coastal towns").
+ * Elsewhere they are colours and words ("a green legend", "green-up", "the coastal towns").
  */
 export function namedBands(norm: string, hits: readonly FormMatch[]): FormMatch[] {
   const bands = hits.filter((h) => h.kind === 'band');
@@ -353,7 +353,7 @@ export function namedBands(norm: string, hits: readonly FormMatch[]): FormMatch[
 const EVERYDAY_WORD = 0.8;
 
 /**
- * "from 412 to 389 km2", "values of 12, 40 and 20 mm": a unit after a number gives a quantity; it asks for
+ * "from 75 to 68 ha", "values of 12, 40 and 20 mm": a unit after a number gives a quantity; it asks for
  * nothing. The number stands alone (after a preposition or a list separator), not in a name ("Landsat 7").
  */
 const GIVEN_QUANTITY = /(?:^|[,;:(]\s*|\b(?:from|to|of|by|and|or|than|at|over|under|about|around|is|was|are|were|only|nearly|almost|roughly)\s+)\d+(?:[.,]\d+)?\s*$/;

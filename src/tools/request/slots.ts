@@ -94,7 +94,7 @@ function levelAliases(sensor: string): LevelAlias[] {
       // not which product level it is. ("GRD" is both a level and the product that level delivers: kept.)
       const products = matchForms(alias, ['product']).filter((h) => h.end - h.start === alias.length).flatMap((h) => h.ids);
       if (products.length && !products.some((p) => l.provides.includes(p))) continue;
-      // Boundaries are Latin letters and digits only: "哨兵二号L1C数据" names L1C.
+      // Boundaries are Latin letters and digits only: "高分一号L1A影像" names L1A.
       const re = HAN.test(alias) ? new RegExp(escapeRe(alias)) : new RegExp(`(?<![\\p{Script=Latin}\\p{N}])${escapeRe(alias)}(?![\\p{Script=Latin}\\p{N}])`, 'u');
       out.push({ id: l.id, alias, ...(sensor ? { sensor } : {}), re });
     }

@@ -30,7 +30,7 @@ function isoDay(y: number, m: number, d: number): string {
 }
 
 const NUMBER_WORDS = 'two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|several|many|a few|few';
-/** "over the last twenty years", "in the past decade", "for 15 years", "year after year", "decades of". */
+/** "over the past three decades", "in the past decade", "for 15 years", "year after year", "decades of". */
 const SPAN_EN = new RegExp(
   [
     `\\b(?:over|in|during|for|across|through(?:out)?|within)\\s+(?:the\\s+)?(?:last|past|previous|recent|coming|next)?\\s*(?:\\d+|${NUMBER_WORDS})\\s*[- ]?(?:years?|decades?|seasons|summers|winters|springs|autumns|growing seasons)\\b`,
@@ -85,7 +85,7 @@ export function parseTemporal(query: string, concepts: readonly ConceptHit[]): T
     spans.push(m[0]);
     consumed.push([m.index, m.index + m[0].length]);
   }
-  // "June to August 2023", "from May until September 2022": a range of months of one year is an interval
+  // "March to May 2019", "from May until September 2022": a range of months of one year is an interval
   // (a range across the new year starts in the year before).
   const MONTH = '(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.?';
   for (const m of text.matchAll(new RegExp(`\\b${MONTH}\\s*(?:-|–|—|to|until|till|through|and)\\s*${MONTH}\\s+((?:19|20)\\d{2})\\b`, 'g'))) {
@@ -148,7 +148,7 @@ export function parseTemporal(query: string, concepts: readonly ConceptHit[]): T
     dates.push(isoDay(Number(m[1]), 1, 1));
     spans.push(m[1]!);
   }
-  // "between 2021-06-01 and 2021-08-31": two written-out dates bound an interval (two bare years are two
+  // "between 2019-03-15 and 2019-10-31": two written-out dates bound an interval (two bare years are two
   // acquisitions: "scenes from 2018 and 2023").
   if (!start && written.length >= 2 && /\b(?:between|from)\b/.test(text)) {
     const sorted = [...written].sort();

@@ -34,7 +34,7 @@ const RELATIVE_TIME_EN = new RegExp(
 const RELATIVE_TIME_ZH = /(?:过去|最近|近|这|前)(?:[0-9一二两三四五六七八九十几]+)(?:个)?(?:年|月|周|天)(?:来|里|间|中)?|昨天|昨晚|前天|今天|去年|上个月|上周/g;
 
 /**
- * Relative time ("over the last twenty years", "last night's", "过去十年") says when, not what to do;
+ * Relative time ("over the past three decades", "last night's", "过去十年") says when, not what to do;
  * its words ("last", "next") are also names of array operations in process catalogs. It is taken out of
  * the text that is matched against tools, like any other statement of the setting.
  */
@@ -46,7 +46,7 @@ const DONE_EN = /\b(?:already|previously)\b/;
 const DONE_ZH = /已经|已/;
 
 /**
- * "already co-registered", "已经配准好的": work said to be done describes the data the user has, not a
+ * "already co-registered", "已经校正过的": work said to be done describes the data the user has, not a
  * step to run (like a negation, it is a statement about the data, with the opposite sign).
  */
 export function doneAt(norm: string, start: number): boolean {
@@ -55,7 +55,7 @@ export function doneAt(norm: string, start: number): boolean {
   return DONE_EN.test(before.trimEnd().split(/\s+/).slice(-3).join(' '));
 }
 
-/** A negation word shortly before a mention ("have not been co-registered", "no classification"). */
+/** A negation word shortly before a mention ("are not aligned yet", "no classification"). */
 export function negatedAt(norm: string, start: number): boolean {
   const before = norm.slice(Math.max(0, start - 28), start);
   if (HAN.test(before)) return NEGATION_ZH.test(withoutYesNoQuestions(before).slice(-6));
@@ -95,7 +95,7 @@ export function areaQuestion(norm: string): RegExpExecArray | null {
   return AREA_QUESTION_EN.exec(norm) ?? AREA_QUESTION_ZH.exec(norm);
 }
 
-/** "a 300 m ring around", "within 2 km of", "周边300米": a distance around geometries, i.e. a buffer. */
+/** "a 300 m ring around", "within 2 km of", "周边500米": a distance around geometries, i.e. a buffer. */
 export function bufferDistance(norm: string): RegExpExecArray | null {
   return BUFFER_EN.exec(norm) ?? BUFFER_ZH.exec(norm);
 }
@@ -103,7 +103,7 @@ export function bufferDistance(norm: string): RegExpExecArray | null {
 const POINT_COUNT_EN = /\b\d+\s+(?:random(?:ly placed)?\s+|sample\s+|sampling\s+|check\s+)?points\b/;
 const POINT_COUNT_ZH = /[\d一二两三四五六七八九十百千]+\s*个\s*(?:随机)?(?:样|采样|检查|验证)?点(?![云])/u;
 
-/** "100 points in each field", "撒50个点": a number of points to place, i.e. sampling points in geometries. */
+/** "100 points in each field", "布设30个验证点": a number of points to place, i.e. sampling points in geometries. */
 export function pointCount(norm: string): RegExpExecArray | null {
   return POINT_COUNT_EN.exec(norm) ?? POINT_COUNT_ZH.exec(norm);
 }

@@ -1,6 +1,6 @@
 /**
  * The top of the list covers the request, not one reading of it. A long request asks for several things
- * ("compute the index on each date, average it per field and plot the curve"); ranked by relevance alone,
+ * ("derive the index for every scene, sum it by district and chart the totals"); ranked by relevance alone,
  * the five best places go to near-equivalent tools for its most evident part (five vegetation indices) and
  * the other steps fall out. Below the best tool, each place goes to the candidate whose relevance, weighed
  * by how much of what it matches is still unanswered by the tools above it, is highest (coverage-based

@@ -39,7 +39,7 @@ const SUBSET_WEIGHT = 0.7;
 
 /**
  * Task types and facets that the shape of a clause says when its words name no task: a number of points
- * to place ("100 points in each field", "撒50个点") is sampling; two ground resolutions ("the 10 m and
+ * to place ("100 points in each field", "布设30个验证点") is sampling; two ground resolutions ("the 10 m and
  * 30 m layers") or a target grid are regridding; keeping part of the data and dropping the rest ("keep
  * only the red and NIR bands", "只要七月到九月的", "其他的都不要") is subsetting even beside a weak function
  * word ("date"), and says which dimension when bands are named; a distance around geometries is a buffer.

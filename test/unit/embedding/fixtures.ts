@@ -99,7 +99,7 @@ export interface LabelledQuery {
 }
 
 export const POI_QUERIES: LabelledQuery[] = [
-  { query: 'somewhere to get a steak dinner', relevant: ['keens'] },
+  { query: 'where can I eat a steak tonight', relevant: ['keens'] },
   { query: 'steakhouse', relevant: ['keens'] },
   { query: 'wheelchair accessible steak house', relevant: ['keens'] },
   { query: '牛排', relevant: ['keens'] },
@@ -180,7 +180,7 @@ export const EO_TOOLS: Record<string, string> = {
   ndbi: 'NDBI: Normalized Difference Built-up Index from short-wave infrared and near-infrared bands, highlights urban built-up areas',
   nbr: 'NBR: Normalized Burn Ratio from near-infrared and short-wave infrared, burn severity after wildfires',
   evi: 'EVI: Enhanced Vegetation Index, corrects for atmospheric and soil background, dense canopy',
-  cva: 'cva_change_detector: change vector analysis between two co-registered multispectral images of the same area acquired at different dates; outputs a change magnitude map',
+  cva: 'cva_change_detector: change vector analysis of a pair of co-registered multispectral images of one area acquired at different dates; outputs a change magnitude map',
   building_change: 'building_change_detector: detects new and demolished buildings by comparing two very high resolution images (bitemporal)',
   speckle: 'sar_speckle_filter: reduces speckle noise in SAR backscatter images (Lee, Refined Lee, Gamma-MAP filters) for Sentinel-1',
   cloud_mask: 'cloud_mask: masks clouds and cloud shadows in optical imagery using the Sentinel-2 scene classification layer (SCL)',

@@ -5,7 +5,7 @@ import { DISTANCE_MAX_M, DISTANCE_MIN_M, K_MAX, SpatialPlanSchema, type SpatialP
 
 /** Pieces of questions, hostile text and odd numbers, recombined at random. */
 const FRAGMENTS = [
-  'Which cafés are', 'within 200 m of', 'Grand Central Terminal', 'near', 'the', 'nearest', 'closest', 'two', 'to',
+  'Any cafés', 'within 250 m of', 'Grand Central Terminal', 'near', 'the', 'nearest', 'closest', 'two', 'to',
   'from', 'between', 'and', 'along', 'on', 'in', 'inside', 'at the corner of', 'Fifth Avenue', '42nd Street', 'Chelsea',
   "Manhattan's", 'Koreatown', 'a 5-minute walk', '3 blocks', 'half a mile', '1,500 m', '0 m', '-5 km', '999999999 km',
   '1e308 m', 'NaN m', 'Infinity km', '40.75, -73.98', '91.5, 200.3', '-0.0, -0.0', 'me', 'here', 'nearby', 'on the way',

@@ -15,9 +15,9 @@ describe('Chinese grammar', () => {
   it.each<[string, string[], string[]]>([
     ['在外滩附近的餐厅', ['within_distance(外滩, 500)'], ['restaurant']],
     ['宾州车站附近的药店', ['within_distance(宾州车站, 500)'], ['pharmacy']],
-    ['人民公园800米以内有哪些书店？', ['within_distance(人民公园, 800)'], ['books']],
+    ['人民公园800米以内能找到书店吗？', ['within_distance(人民公园, 800)'], ['books']],
     ['请问故宫周边1公里以内有什么好吃的', ['within_distance(故宫, 1000)'], ['restaurant']],
-    ['离虹桥火车站最近的药店是哪一家？', ['nearest(虹桥火车站, k=1)'], ['pharmacy']],
+    ['离虹桥火车站最近的药店在哪儿？', ['nearest(虹桥火车站, k=1)'], ['pharmacy']],
     ['从人民广场到外滩的路上有哪些咖啡店？', ['along(route, 200)'], ['cafe']],
     ['沿着南京东路有哪些酒店', ['along(南京东路, 100)'], ['hotel']],
     ['在中央公园里的咖啡馆', ['inside(中央公园)'], ['cafe']],

@@ -15,15 +15,15 @@ describe('request channel: slots', () => {
   });
 
   it('reads Chinese requests, including Latin terms written against Han characters', () => {
-    const p = parseToolRequest('用哨兵二号L1C数据计算NDVI');
+    const p = parseToolRequest('拿哨兵二号L1C影像算一下NDVI');
     expect(p.dataSources).toEqual(['Sentinel-2']);
     expect(p.processingLevel).toBe('L1C');
     expect(p.target.products[0]?.id).toBe('ndvi');
-    expect(parseToolRequest('从高分二号影像中提取道路网络').target.products[0]?.id).toBe('road_network');
+    expect(parseToolRequest('把高分二号图上的道路网络提出来').target.products[0]?.id).toBe('road_network');
   });
 
   it('resolves dates, intervals and seasons', () => {
-    expect(parseTemporal('acquisitions between 2021-06-01 and 2021-08-31', [])).toMatchObject({ start: '2021-06-01', end: '2021-08-31' });
+    expect(parseTemporal('scenes between 2019-03-15 and 2019-10-31', [])).toMatchObject({ start: '2019-03-15', end: '2019-10-31' });
     expect(parseTemporal('filter it to summer 2022', [])).toMatchObject({ start: '2022-06-01', end: '2022-08-31' });
     // A range of months of one year is an interval; across the new year it starts in the year before.
     expect(parseTemporal('use the scenes from March to May 2021', [])).toMatchObject({ shape: 'series', start: '2021-03-01', end: '2021-05-31' });
@@ -54,7 +54,7 @@ describe('request channel: slots', () => {
   });
 
   it('reads what the data is and is not from the text', () => {
-    const notAligned = parseToolRequest('Apply change vector analysis to my SPOT-7 scenes; they have not been co-registered yet.');
+    const notAligned = parseToolRequest('Find what changed between my Pleiades images with change vector analysis; they are not co-registered.');
     expect(notAligned.lacks).toContain('image_registration');
     expect(notAligned.taskTypes[0]?.id).toBe('change_detection');
     const aligned = parseToolRequest('Look for change in a co-registered pair of SPOT-6 images');
@@ -111,14 +111,14 @@ describe('request channel: relative time is setting, not task', () => {
 
 describe('request channel: multi-step requests', () => {
   it('splits at sequence words and before verbs, not at every "and"', () => {
-    expect(splitClauses('Load the collection, filter it to summer 2022, compute NDVI and save the result as GeoTIFF.')).toEqual([
-      'Load the collection',
-      'filter it to summer 2022',
-      'compute NDVI',
-      'save the result as GeoTIFF.',
+    expect(splitClauses('Open the archive, restrict it to spring 2019, derive EVI and write the output as NetCDF.')).toEqual([
+      'Open the archive',
+      'restrict it to spring 2019',
+      'derive EVI',
+      'write the output as NetCDF.',
     ]);
-    expect(splitClauses('Orthorectify a scene using its RPC coefficients and a DEM.')).toHaveLength(1);
-    expect(splitClauses('利用两期分类图做分类后比较，并统计各类变化的面积。')).toHaveLength(2);
+    expect(splitClauses('Orthorectify the strip with a DEM and the sensor model.')).toHaveLength(1);
+    expect(splitClauses('用两张分类结果进行分类后对比，并算出每类变了多少面积。')).toHaveLength(2);
   });
 
   it('splits numbered and bulleted lists into steps, and keeps numbers inside a step', () => {
@@ -138,7 +138,7 @@ describe('request channel: multi-step requests', () => {
     const p = parseToolRequest('Calibrate, despeckle and geocode an ALOS-2 PALSAR strip.');
     expect(p.subTasks.map((s) => s.text)).toEqual(['Calibrate', 'despeckle', 'geocode an ALOS-2 PALSAR strip.']);
     expect(p.subTasks[0]?.query).toContain('an ALOS-2 PALSAR strip');
-    expect(parseToolRequest('Apply change vector analysis to my scenes; they have not been co-registered yet.').subTasks).toEqual([]);
+    expect(parseToolRequest('Run a change vector analysis on my images; they are not co-registered.').subTasks).toEqual([]);
     expect(parseToolRequest('Detect aircraft at an airport and return bounding boxes.').subTasks).toEqual([]);
   });
 });
@@ -364,7 +364,7 @@ describe('request channel: a clause that only says what the user holds is not a 
   it('keeps a holding clause out of the steps, in either language', () => {
     const en = parseToolRequest('We already have land cover maps of the valley for 2010 and 2020. Compute the area of each class, then export the table.');
     expect(en.subTasks.map((s) => s.text)).toEqual(['Compute the area of each class', 'export the table.']);
-    const zh = parseToolRequest('手上有两期土地覆盖分类图。统计每一类的面积，再导出成表格');
+    const zh = parseToolRequest('手上有两年的地物分类结果。统计每一类的面积，再导出成表格');
     expect(zh.subTasks.some((s) => s.text.startsWith('手上有'))).toBe(false);
   });
 
