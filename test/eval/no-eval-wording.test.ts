@@ -4,10 +4,10 @@
  * or of nine Chinese characters, is taken as copied; shorter runs are names and common constructions
  * ("within 500 m of", a landmark's name) that any text about the same places shares.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { readJsonLines } from '../../eval/json-lines.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SHARED_EVAL = resolve(ROOT, '../shared/eval');
@@ -16,21 +16,15 @@ const HAN_CHARS = 9;
 /** Official names longer than a run: a request may name the index, and the graph must know its name. */
 const NAMES = ['改进的归一化水体指数'];
 
+/** Files under `dir` (none when it is absent) whose path passes `keep`. */
 function filesUnder(dir: string, keep: (path: string) => boolean): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path, keep) : keep(path) ? [path] : [];
-  });
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((name) => join(dir, name)).filter(keep);
 }
 
 /** The request or question of every line of an evaluation set. */
 function requestsOf(path: string): string[] {
-  const raw = path.endsWith('.gz') ? gunzipSync(readFileSync(path)).toString('utf8') : readFileSync(path, 'utf8');
-  return raw
-    .split('\n')
-    .filter((line) => line.trim().startsWith('{'))
-    .map((line) => JSON.parse(line) as { query?: string; question?: string })
+  return readJsonLines<{ query?: string; question?: string }>(path)
     .map((r) => r.query ?? r.question ?? '')
     .filter(Boolean);
 }
@@ -59,8 +53,8 @@ describe('evaluation wording stays out of the code', () => {
     const owner = new Map<string, string>();
     for (const set of sets) for (const request of requestsOf(set)) for (const s of shingles(request)) owner.set(s, relative(ROOT, set));
     expect(owner.size).toBeGreaterThan(1000);
-    const code = [...filesUnder(resolve(ROOT, 'src'), (p) => /\.(ts|json)$/.test(p)), ...filesUnder(resolve(ROOT, 'test'), (p) => /\.ts$/.test(p))];
     for (const name of NAMES) for (const s of shingles(name)) owner.delete(s);
+    const code = [...filesUnder(resolve(ROOT, 'src'), (p) => /\.(ts|json)$/.test(p)), ...filesUnder(resolve(ROOT, 'test'), (p) => /\.ts$/.test(p))];
     const copied: string[] = [];
     for (const file of code) {
       for (const s of shingles(readFileSync(file, 'utf8'))) if (owner.has(s)) copied.push(`${relative(ROOT, file)}: "${s}" (${owner.get(s)})`);

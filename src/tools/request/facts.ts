@@ -254,7 +254,7 @@ const DIRECTION_OF_CHANGE_EN =
 const DIRECTION_OF_CHANGE_ZH = /变好|变差|变坏|好转|恶化|退化|改善|增加|减少|增多|减小|上升|下降|增长|缩小|扩大|变[多少大小高低绿黄干湿]|[增减]了/u;
 
 /**
- * "Has X been rising or falling since the nineties?", "近些年X是多了还是少了": a direction of change
+ * "Has X been rising or falling since the nineties?", "近些年X是增加了还是减少了": a direction of change
  * asked across many years is a trend of X, whatever X is. The reading is placed on the words of change.
  */
 function trendHit(norm: string, hits: readonly FormMatch[]): FormMatch | undefined {

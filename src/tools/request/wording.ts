@@ -46,7 +46,7 @@ const DONE_EN = /\b(?:already|previously)\b/;
 const DONE_ZH = /已经|已/;
 
 /**
- * "already co-registered", "已经校正过的": work said to be done describes the data the user has, not a
+ * "already co-registered", "已经做过配准的": work said to be done describes the data the user has, not a
  * step to run (like a negation, it is a statement about the data, with the opposite sign).
  */
 export function doneAt(norm: string, start: number): boolean {
