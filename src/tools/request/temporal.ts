@@ -30,16 +30,17 @@ function isoDay(y: number, m: number, d: number): string {
 }
 
 const NUMBER_WORDS = 'two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|several|many|a few|few';
-/** "over the past three decades", "in the past decade", "for 15 years", "year after year", "decades of". */
+/** "over the past three decades", "in the past decade", "for 15 years", "year after year", "decades of", "since 2005". */
 const SPAN_EN = new RegExp(
   [
     `\\b(?:over|in|during|for|across|through(?:out)?|within)\\s+(?:the\\s+)?(?:last|past|previous|recent|coming|next)?\\s*(?:\\d+|${NUMBER_WORDS})\\s*[- ]?(?:years?|decades?|seasons|summers|winters|springs|autumns|growing seasons)\\b`,
     `\\b(?:the\\s+)?(?:last|past|previous|recent)\\s+(?:\\d+\\s*|${NUMBER_WORDS}\\s+)?(?:decades?|years|seasons)\\b`,
     `\\b(?:year after year|year[- ]on[- ]year|year by year|every year|each year|decades?\\s+of|long[- ]term|multi[- ]?decadal|\\d+[- ]year)\\b`,
+    `\\b(?:ever\\s+)?since\\s+(?:the\\s+)?(?:early\\s+|late\\s+|mid[- ])?(?:19|20)\\d{2}s?\\b`,
   ].join('|'),
 );
-/** 这二十年, 近十年, 过去五年, 多年来, 几十年, 每年, 逐年, 历年, 年际. */
-const SPAN_ZH = /(?:这|近|过去|最近|这些|前)\s*(?:\d+|[一二两三四五六七八九十几百]+)\s*(?:多)?年|[几十数]+年(?:来|间|里)?|多年来|每年|逐年|历年|年际|年复一年/u;
+/** 2005年以来, 这二十年, 近十年, 过去五年, 多年来, 几十年, 每年, 逐年, 历年, 年际. */
+const SPAN_ZH = /(?:19|20)\d{2}\s*年?\s*(?:以来|至今|到现在|到今天)|(?:这|近|过去|最近|这些|前)\s*(?:\d+|[一二两三四五六七八九十几百]+)\s*(?:多)?年|[几十数]+年(?:来|间|里)?|多年来|每年|逐年|历年|年际|年复一年/u;
 
 /** The words that say the request covers many years (a series of acquisitions), when it says so. */
 export function spanOfYears(text: string): string | undefined {
