@@ -115,6 +115,13 @@ describe.skipIf(!hasData)(`EO tool catalogs, search and workflows (${testMode} m
     expect(['ndvi', 'index:NDVI', 'ndvi_calculator', 'index:EVI', 'index:SAVI']).toContain(await top('帮我出一个植被指数'));
   });
 
+  it('reads a phrase of place as where the work is done, not what is done', async () => {
+    // "road" stands only in the place phrase: the snow is measured, no road is extracted.
+    const ids = (await search('Estimate the snow depth across the mountain pass road')).tools.slice(0, 3).map((t) => t.id);
+    expect(ids).not.toContain('road_extraction');
+    expect(await functionOf(ids[0]!)).toBe('snow_index');
+  });
+
   it('L1C vs L2A: the same request changes missing prerequisites and ranking as an EO expert expects', async () => {
     const query = 'Compute NDVI from Sentinel-2 imagery';
     const l1c = await search(query, { dataSource: 'Sentinel-2', processingLevel: 'L1C' });

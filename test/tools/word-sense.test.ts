@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { meaningSimilarity, textSimilarity } from '../../src/memory/priors.ts';
-import { inSetting, parseToolRequest } from '../../src/tools/request/index.ts';
+import { inSetting, parseToolRequest, settingOnlyStems } from '../../src/tools/request/index.ts';
 import { normalizeForMatch } from '../../src/tools/knowledge/index.ts';
 import { WORD_SENSE, conceptCloseness, conceptsOfWords, informationOf } from '../../src/tools/word-sense.ts';
 
@@ -36,6 +36,11 @@ describe('words no lexicon lists, read by word vectors', () => {
     expect(inSetting(text, text.indexOf('murky'))).toBe(false);
     const parsed = parseToolRequest('show the snow in the melting season of our valley');
     expect(parsed.concepts.some((c) => c.form === 'valley')).toBe(false);
+  });
+
+  it('lists the words a text uses only in phrases of place', () => {
+    const stems = settingOnlyStems('Map the turbidity of the pond next to the barn, and of the pond in the orchard');
+    expect([...stems].sort()).toEqual(['barn', 'orchard']);
   });
 
   it('glosses Chinese words the graph does not list (CC-CEDICT) and reads them as concepts', () => {

@@ -3,6 +3,7 @@
  * the text says the user has and lacks; words no form covers may be read by word vectors (word-sense.ts)
  * and Chinese words by their CC-CEDICT glosses.
  */
+import { stem } from '../../embedding/text.ts';
 import { glossChinese } from '../../lexicon/zh-gloss.ts';
 import { memoizeBounded } from '../../memo.ts';
 import { conceptInfo, functionInfo, matchForms, matchFormsByStem, normalizeForMatch, productInfo, productSatisfies, type FormMatch } from '../knowledge/index.ts';
@@ -128,6 +129,16 @@ const SETTING_BEFORE = /\b(?:in|on|at|near|along|around|across|inside|within|bes
 
 export function inSetting(norm: string, start: number): boolean {
   return SETTING_BEFORE.test(norm.slice(Math.max(0, start - 60), start));
+}
+
+/** Stems of the words a text uses only in phrases of place ("along this highway"), never elsewhere. */
+export function settingOnlyStems(text: string): Set<string> {
+  const norm = normalizeForMatch(text);
+  const inside = new Set<string>();
+  const outside = new Set<string>();
+  for (const m of norm.matchAll(/[a-z]+/g)) (inSetting(norm, m.index) ? inside : outside).add(stem(m[0]));
+  for (const s of outside) inside.delete(s);
+  return inside;
 }
 
 /** A dictionary word of the text's Chinese, where it stands (offsets in the normalised text). */
