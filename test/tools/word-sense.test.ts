@@ -43,6 +43,16 @@ describe('words no lexicon lists, read by word vectors', () => {
     expect([...stems].sort()).toEqual(['barn', 'orchard']);
   });
 
+  it('reads a word glossed by a closed English compound as a kind of its last word, and only a real compound', () => {
+    const ids = (query: string) => parseToolRequest(query).concepts.map((c) => c.id);
+    // 表土 "topsoil", 战舰 "battleship; warship": kinds of soil and of ship.
+    expect(ids('表土流失有多严重')).toContain('soil');
+    expect(ids('港口里停着几艘战舰')).toContain('ship');
+    // 友谊 "companionship; fellowship; friendship" and 回应 "respond" only end like "ship" and "pond".
+    expect(ids('两国的友谊')).not.toContain('ship');
+    expect(ids('请尽快回应')).not.toContain('water_body');
+  });
+
   it('glosses Chinese words the graph does not list (CC-CEDICT) and reads them as concepts', () => {
     const parsed = parseToolRequest('湖面上是不是有很多漂浮的藻类');
     expect(parsed.concepts.map((c) => c.id)).toContain('algal_bloom');

@@ -4,10 +4,10 @@
  * and Chinese words by their CC-CEDICT glosses.
  */
 import { stem } from '../../embedding/text.ts';
-import { glossChinese } from '../../lexicon/zh-gloss.ts';
+import { englishVocabulary, glossChinese } from '../../lexicon/zh-gloss.ts';
 import { memoizeBounded } from '../../memo.ts';
 import { conceptInfo, functionInfo, matchForms, matchFormsByStem, normalizeForMatch, productInfo, productSatisfies, type FormMatch } from '../knowledge/index.ts';
-import { CONCEPT_TUNING, WORD_SENSE, conceptCloseness, conceptsOfWords, contentWords, informationOf } from '../word-sense.ts';
+import { CONCEPT_TUNING, WORD_SENSE, conceptCloseness, conceptsOfWords, contentWords, dot, informationOf, senseVector } from '../word-sense.ts';
 import { spanOfYears } from './temporal.ts';
 import type { ConceptHit, Weighted } from './types.ts';
 import { HAN, areaQuestion, bufferDistance, doneAt, formWeight, negatedAt } from './wording.ts';
@@ -214,8 +214,33 @@ const graphEntriesOfSense = memoizeBounded((sense: string): Pick<FormMatch, 'kin
   for (const h of [...matchFormsLoose(text), ...plural]) {
     if (DICTIONARY_KINDS.has(h.kind) && h.start === 0 && h.end >= text.length - 2) out.set(`${h.kind}:${h.ids.join('/')}`, { kind: h.kind, ids: h.ids });
   }
-  return [...out.values()];
+  return out.size ? [...out.values()] : compoundHead(text);
 }, 20_000);
+
+/** How close in meaning (word vectors) a closed compound must be to its last word to be read as a kind of it. */
+const COMPOUND_CLOSENESS = 0.4;
+
+/**
+ * A closed compound of two English words ("topsoil", "warship", "farmland") names a kind of its last word,
+ * so it takes that word's graph entries; dictionary senses often are one (表土 "topsoil"). Words that
+ * only end like a word ("leadership", "respond") are told apart by word vectors: a real compound stays
+ * close in meaning to its head (0.4 keeps "topsoil" and "warship", drops "friendship" and "respond"). A
+ * compound the vectors do not know is rare enough to be read literally.
+ */
+function compoundHead(word: string): Pick<FormMatch, 'kind' | 'ids'>[] {
+  if (!/^[a-z]{7,}$/.test(word)) return [];
+  const vocabulary = englishVocabulary();
+  for (let i = 3; i <= word.length - 4; i++) {
+    const head = word.slice(i);
+    if (!vocabulary.has(word.slice(0, i)) || !vocabulary.has(head)) continue;
+    const entries = graphEntriesOfSense(head);
+    if (!entries.length) continue;
+    const a = senseVector(word);
+    const b = senseVector(head);
+    return !a || !b || dot(a, b) >= COMPOUND_CLOSENESS ? entries : [];
+  }
+  return [];
+}
 
 /**
  * Concepts read by word vectors (word-sense.ts) for the words that no form of the graph covers: in
