@@ -131,7 +131,7 @@ export function inSetting(norm: string, start: number): boolean {
   return SETTING_BEFORE.test(norm.slice(Math.max(0, start - 60), start));
 }
 
-/** Stems of the words a text uses only in phrases of place ("along this highway"), never elsewhere. */
+/** Stems of the words a text uses only in phrases of place ("across the pass road"), never elsewhere. */
 export function settingOnlyStems(text: string): Set<string> {
   const norm = normalizeForMatch(text);
   const inside = new Set<string>();

@@ -66,7 +66,7 @@ const KG_RECALL = 40;
 const GLOSS_WEIGHT = 0.6;
 
 /**
- * Weight of a typed word that stands only in a phrase of place ("along this highway", "in our paddocks"):
+ * Weight of a typed word that stands only in a phrase of place ("across the pass road", "in our orchard"):
  * it says where the work is done, not what is done, yet a tool text may share it. Measured on the tuning
  * halves (eval/sets/README.md): 0.5 gains on the third set and the foreign catalog and loses nowhere; 0.25
  * loses foreign requests.
