@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { meaningSimilarity, textSimilarity } from '../../src/memory/priors.ts';
-import { inSetting, parseToolRequest, settingOnlyStems } from '../../src/tools/request/index.ts';
+import { inSetting, parseToolRequest, settingOnlyTerms } from '../../src/tools/request/index.ts';
 import { normalizeForMatch } from '../../src/tools/knowledge/index.ts';
 import { WORD_SENSE, conceptCloseness, conceptsOfWords, informationOf } from '../../src/tools/word-sense.ts';
 
@@ -39,8 +39,12 @@ describe('words no lexicon lists, read by word vectors', () => {
   });
 
   it('lists the words a text uses only in phrases of place', () => {
-    const stems = settingOnlyStems('Map the turbidity of the pond next to the barn, and of the pond in the orchard');
+    const stems = settingOnlyTerms('Map the turbidity of the pond next to the barn, and of the pond in the orchard');
     expect([...stems].sort()).toEqual(['barn', 'orchard']);
+    // 在果园里 is a place; 果园 said again outside it is not only one.
+    expect([...settingOnlyTerms('在果园里的池塘，水是不是变浑了')]).toEqual(['果园']);
+    expect(settingOnlyTerms('在果园里的池塘旁边还有一片果园').size).toBe(0);
+    expect([...settingOnlyTerms('沿着河堤的树长得怎么样')]).toEqual(['河堤']);
   });
 
   it('reads a word glossed by a closed English compound as a kind of its last word, and only a real compound', () => {

@@ -6,6 +6,7 @@
 import { stem } from '../../embedding/text.ts';
 import { englishVocabulary, glossChinese } from '../../lexicon/zh-gloss.ts';
 import { memoizeBounded } from '../../memo.ts';
+import { lexicalTerms } from '../lexical.ts';
 import { conceptInfo, functionInfo, matchForms, matchFormsByStem, normalizeForMatch, productInfo, productSatisfies, type FormMatch } from '../knowledge/index.ts';
 import { CONCEPT_TUNING, WORD_SENSE, conceptCloseness, conceptsOfWords, contentWords, dot, informationOf, senseVector } from '../word-sense.ts';
 import { spanOfYears } from './temporal.ts';
@@ -131,12 +132,28 @@ export function inSetting(norm: string, start: number): boolean {
   return SETTING_BEFORE.test(norm.slice(Math.max(0, start - 60), start));
 }
 
-/** Stems of the words a text uses only in phrases of place ("across the pass road"), never elsewhere. */
-export function settingOnlyStems(text: string): Set<string> {
+/**
+ * A Chinese phrase of place: 在 X 里 (上, 中, 边, 附近…) or 沿(着) X, X being what is between. Both
+ * frames are needed: 上 and 里 alone also end words (马上 "at once", 哪里 "where").
+ */
+const SETTING_ZH = /在(\p{Script=Han}{2,6}?)(?:里|上|中|内|边|旁|附近|周边|一带)|沿着?(\p{Script=Han}{2,6}?)(?=的|[，。,]|$)/gu;
+
+/**
+ * The lexical terms (lexical.ts) a text uses only in phrases of place ("across the pass road",
+ * 在村子里), never elsewhere: English stems, and the character bigrams of Chinese places.
+ */
+export function settingOnlyTerms(text: string): Set<string> {
   const norm = normalizeForMatch(text);
   const inside = new Set<string>();
   const outside = new Set<string>();
   for (const m of norm.matchAll(/[a-z]+/g)) (inSetting(norm, m.index) ? inside : outside).add(stem(m[0]));
+  let rest = text;
+  for (const m of text.matchAll(SETTING_ZH)) {
+    const place = m[1] ?? m[2] ?? '';
+    for (const term of lexicalTerms(place).keys()) inside.add(term);
+    rest = rest.replace(place, ' ');
+  }
+  for (const term of lexicalTerms(rest).keys()) if (HAN.test(term)) outside.add(term);
   for (const s of outside) inside.delete(s);
   return inside;
 }

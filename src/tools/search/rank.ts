@@ -7,7 +7,7 @@ import type { CatalogSnapshot } from '../catalog-cache.ts';
 import { isGenericProduct, normalizeAvailable } from '../knowledge/index.ts';
 import { lexicalTerms, mergeTerms, queryTerms, relatedTerms, scoreAll, termContributions, type WeightedTerm } from '../lexical.ts';
 import { contextState } from '../prerequisites.ts';
-import { settingOnlyStems } from '../request/index.ts';
+import { settingOnlyTerms } from '../request/index.ts';
 import { recallByVector, type DenseHit } from '../repository.ts';
 import type { ToolRecord } from '../schema.ts';
 import { WORD_SENSE, contentWords, expandUnknownWords, informationOf } from '../word-sense.ts';
@@ -66,7 +66,8 @@ const KG_RECALL = 40;
 const GLOSS_WEIGHT = 0.6;
 
 /**
- * Weight of a typed word that stands only in a phrase of place ("across the pass road", "in our orchard"):
+ * Weight of a typed word that stands only in a phrase of place ("across the pass road", "in our orchard",
+ * 在村子里):
  * it says where the work is done, not what is done, yet a tool text may share it. Measured on the tuning
  * halves (eval/sets/README.md): 0.5 gains on the third set and the foreign catalog and loses nowhere; 0.25
  * loses foreign requests.
@@ -92,7 +93,7 @@ function kgCandidates(need: Need, snapshot: CatalogSnapshot): string[] {
 /** Ranks the whole candidate set of one need (a request or a sub-task). */
 export async function rankForNeed(db: Db, embedder: Embedder, snapshot: CatalogSnapshot, need: Need, options: RankOptions): Promise<Scored[]> {
   const w = options.weights;
-  const setting = settingOnlyStems(need.text);
+  const setting = settingOnlyTerms(need.text);
   const typedTerms = queryTerms(need.text).map((t) => (setting.has(t.term) ? { ...t, weight: t.weight * SETTING_WEIGHT } : t));
   // Words the catalog lacks may still share a word family with its terms (the stemmer is conservative),
   // or a meaning with some of them (word vectors).
