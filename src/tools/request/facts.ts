@@ -147,13 +147,17 @@ export function settingOnlyTerms(text: string): Set<string> {
   const inside = new Set<string>();
   const outside = new Set<string>();
   for (const m of norm.matchAll(/[a-z]+/g)) (inSetting(norm, m.index) ? inside : outside).add(stem(m[0]));
-  let rest = text;
+  // The Chinese text outside the places is the text with each place cut out where it was matched.
+  let rest = '';
+  let from = 0;
   for (const m of text.matchAll(SETTING_ZH)) {
     const place = m[1] ?? m[2] ?? '';
+    const at = m.index + m[0].indexOf(place);
     for (const term of lexicalTerms(place).keys()) inside.add(term);
-    rest = rest.replace(place, ' ');
+    rest += `${text.slice(from, at)} `;
+    from = at + place.length;
   }
-  for (const term of lexicalTerms(rest).keys()) if (HAN.test(term)) outside.add(term);
+  if (from > 0) for (const term of lexicalTerms(rest + text.slice(from)).keys()) if (HAN.test(term)) outside.add(term);
   for (const s of outside) inside.delete(s);
   return inside;
 }
