@@ -115,6 +115,13 @@ describe.skipIf(!hasData)(`EO tool catalogs, search and workflows (${testMode} m
     expect(['ndvi', 'index:NDVI', 'ndvi_calculator', 'index:EVI', 'index:SAVI']).toContain(await top('帮我出一个植被指数'));
   });
 
+  it('answers a named statistic with the tool that computes it, in English and Chinese', async () => {
+    const top = async (query: string) => (await search(query)).tools[0]?.id;
+    expect(await top('算一下这景温度图的标准差')).toBe('sd');
+    expect(await top('NDVI variance over the orchard')).toBe('variance');
+    expect(await top('每个像元取最小值')).toBe('min');
+  });
+
   it('reads a phrase of place as where the work is done, not what is done', async () => {
     // "road" stands only in the place phrase: the snow is measured, no road is extracted.
     const ids = (await search('Estimate the snow depth across the mountain pass road')).tools.slice(0, 3).map((t) => t.id);

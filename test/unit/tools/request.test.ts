@@ -256,6 +256,23 @@ describe('request channel: a crop named is a setting, crop types asked for are a
   });
 });
 
+describe('request channel: a named statistic is the task, what it summarises its operand', () => {
+  it('reads the statistic in English and Chinese, with its English name for the search', () => {
+    const p = parseToolRequest('the interquartile range of the elevation values');
+    expect(p.taskTypes[0]?.id).toBe('statistics');
+    expect(p.concepts.map((c) => c.id)).toContain('percentile');
+    const zh = parseToolRequest('算一下这景温度图的标准差');
+    expect(zh.taskTypes[0]?.id).toBe('statistics');
+    expect(zh.expansions).toContain('standard deviation');
+  });
+
+  it('makes an index named right before the statistic its operand', () => {
+    const p = parseToolRequest('NDVI variance over the orchard');
+    expect(p.taskTypes[0]?.id).toBe('statistics');
+    expect(p.taskTypes.find((t) => t.id === 'vegetation_index')!.weight).toBeLessThan(0.5);
+  });
+});
+
 describe('request channel: Chinese words no form covers are searched in English', () => {
   it('gives the first dictionary sense of each uncovered word, and none for covered ones', () => {
     expect(parseToolRequest('想给这些照片加上水印').glossWords).toContain('watermark');
