@@ -266,6 +266,14 @@ describe('request channel: a named statistic is the task, what it summarises its
     expect(zh.expansions).toContain('standard deviation');
   });
 
+  it('reads correlation, regression and relative change as operations of their own', () => {
+    const ids = (q: string) => parseToolRequest(q).concepts.map((c) => c.id);
+    expect(ids('how well do the two rainfall series correlate')).toContain('correlation');
+    expect(ids('用最小二乘求出两者的关系')).toContain('regression');
+    expect(ids('the forest loss as a percentage change since the first survey')).toContain('percent_change');
+    expect(parseToolRequest('两个站点的相关系数').taskTypes[0]?.id).toBe('statistics');
+  });
+
   it('makes an index named right before the statistic its operand', () => {
     const p = parseToolRequest('NDVI variance over the orchard');
     expect(p.taskTypes[0]?.id).toBe('statistics');
