@@ -11,7 +11,7 @@ import { conceptInfo, functionInfo, matchForms, matchFormsByStem, normalizeForMa
 import { CONCEPT_TUNING, WORD_SENSE, conceptCloseness, conceptsOfWords, contentWords, dot, informationOf, senseVector } from '../word-sense.ts';
 import { spanOfYears } from './temporal.ts';
 import type { ConceptHit, Weighted } from './types.ts';
-import { HAN, areaQuestion, bufferDistance, doneAt, formWeight, negatedAt } from './wording.ts';
+import { HAN, areaQuestion, bufferDistance, doneAt, formWeight, negatedAt, zonalSummary } from './wording.ts';
 
 export interface TextFacts {
   concepts: ConceptHit[];
@@ -349,6 +349,7 @@ function changeHit(norm: string, hits: readonly FormMatch[]): FormMatch | undefi
 
 const AREA_STATISTICS = 'area_statistics';
 const BUFFER = 'vector_processing';
+const ZONAL_STATISTICS = 'zonal_statistics';
 
 /**
  * Constructions that name a task by their shape, not by a word: "how many acres", "有几公顷", "how big is"
@@ -361,6 +362,8 @@ function constructionHits(norm: string, hits: readonly FormMatch[]): FormMatch[]
   if (area && conceptInfo(AREA_STATISTICS) && !read('concept', AREA_STATISTICS)) out.push({ kind: 'concept', ids: [AREA_STATISTICS], form: area[0], start: area.index, end: area.index + area[0].length });
   const buffer = bufferDistance(norm);
   if (buffer && functionInfo(BUFFER) && !read('function', BUFFER)) out.push({ kind: 'function', ids: [BUFFER], form: 'buffer', start: buffer.index, end: buffer.index + buffer[0].length });
+  const zonal = zonalSummary(norm);
+  if (zonal && conceptInfo(ZONAL_STATISTICS) && !read('concept', ZONAL_STATISTICS)) out.push({ kind: 'concept', ids: [ZONAL_STATISTICS], form: zonal[0], start: zonal.index, end: zonal.index + zonal[0].length });
   return out;
 }
 

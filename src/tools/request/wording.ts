@@ -90,6 +90,21 @@ const DISTANCE = '\\d+(?:\\.\\d+)?\\s*(?:m|km|metres?|meters?|kilometres?|kilome
 const BUFFER_EN = new RegExp(`\\bwithin\\s+${DISTANCE}\\s+(?:of|from|around)\\b|\\b${DISTANCE}\\s+(?:[a-z-]+\\s+){0,2}(?:around|surrounding|either side of|on each side of|on both sides of)\\b`);
 const BUFFER_ZH = /(?:周[边围]|四周|附近|两侧|两边|沿线)[^，。]{0,3}\d+(?:\.\d+)?\s*(?:米|公里|千米|km|m)|\d+(?:\.\d+)?\s*(?:米|公里|千米)\s*(?:以内|之内|范围内|范围)/u;
 
+const SUMMARY_EN = '(?:mean|means|average|averages|averaged|median|sum|total|totals|maximum|minimum|max|min|statistics|stats)';
+/** Units of time and of the data itself: a summary per year or per pixel is no summary per zone. */
+const NOT_ZONE_EN = '(?:year|years|month|months|week|weeks|day|days|date|dates|season|seasons|decade|decades|hour|hours|time|scene|scenes|image|images|acquisition|acquisitions|pixel|pixels|band|bands|class|classes|tile|tiles)';
+const ZONAL_EN = new RegExp(
+  `\\b${SUMMARY_EN}\\b(?:\\s+[a-z-]+){0,4}?\\s+(?:per|for each|for every|in each|in every|within each|by)\\s+(?:the\\s+|its\\s+|their\\s+)?(?!${NOT_ZONE_EN}\\b|[a-z-]+ing\\b)(?:[a-z-]+\\s+)?(?!${NOT_ZONE_EN}\\b)[a-z-]{3,}`,
+);
+const SUMMARY_ZH = '(?:平均|均值|总和|总量|最大值|最小值|中位数|统计)';
+const NOT_ZONE_ZH = '[年月季天日周景期时像波类]';
+const ZONAL_ZH = new RegExp(`(?:按|每个|每一个|各个|逐个)(?:每个|每一个|一个)?(?!${NOT_ZONE_ZH})\\p{Script=Han}{1,6}?(?:内|里|的)?(?:分别)?(?:算|求|计算|统计|取)?(?:一下|个)?${SUMMARY_ZH}`, 'u');
+
+/** "the mean height per forest stand", "average it for each parcel", 按县算平均: a summary per zone. */
+export function zonalSummary(norm: string): RegExpExecArray | null {
+  return ZONAL_EN.exec(norm) ?? ZONAL_ZH.exec(norm);
+}
+
 /** "how many acres", "有几公顷", "how big is": a question about the area of something. */
 export function areaQuestion(norm: string): RegExpExecArray | null {
   return AREA_QUESTION_EN.exec(norm) ?? AREA_QUESTION_ZH.exec(norm);

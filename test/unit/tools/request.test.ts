@@ -324,6 +324,15 @@ describe('request channel: constructions that name a task by their shape', () =>
     expect(parseToolRequest('draw a 300 m ring around each well').taskTypes[0]?.id).toBe('vector_processing');
     expect(parseToolRequest('水库周边300米以内有几户人家').taskTypes.map((t) => t.id)).toContain('vector_processing');
   });
+  it('reads a summary per zone as zonal statistics, and not a summary per unit of time or of the data', () => {
+    expect(concepts('the median canopy height for each orchard block')).toContain('zonal_statistics');
+    expect(concepts('sum the rainfall by catchment')).toContain('zonal_statistics');
+    expect(concepts('total rainfall by catchment')).toContain('zonal_statistics');
+    expect(concepts('各个乡镇分别算一下平均温度')).toContain('zonal_statistics');
+    expect(concepts('the average for each month of the daily cube')).not.toContain('zonal_statistics');
+    expect(concepts('按季度求平均')).not.toContain('zonal_statistics');
+    expect(concepts('the average per pixel through time')).not.toContain('zonal_statistics');
+  });
   it('tells when a request keeps part of the data, names points to place or two resolutions', () => {
     expect(asksForSubset('only keep the blue and green bands')).toBe(true);
     expect(asksForSubset('drop everything outside the park')).toBe(true);
