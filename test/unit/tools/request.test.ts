@@ -274,6 +274,15 @@ describe('request channel: a named statistic is the task, what it summarises its
     expect(parseToolRequest('两个站点的相关系数').taskTypes[0]?.id).toBe('statistics');
   });
 
+  it('reads the common raster and terrain operations that are not EO products: hydrology, clustering, accuracy, texture, conversions', () => {
+    const ids = (q: string) => parseToolRequest(q).concepts.map((c) => c.id);
+    expect(ids('fill the pits in the terrain model, then route the flow with d8')).toEqual(expect.arrayContaining(['depression_filling', 'flow_routing']));
+    expect(ids('先填洼再提取河网')).toEqual(expect.arrayContaining(['depression_filling', 'stream_network']));
+    expect(parseToolRequest('group the pixels with k-means into six groups').taskTypes[0]?.id).toBe('classification');
+    expect(ids('做一个混淆矩阵看看分类结果')).toContain('accuracy_assessment');
+    expect(parseToolRequest('polygonise the burn mask').taskTypes[0]?.id).toBe('vector_processing');
+  });
+
   it('makes an index named right before the statistic its operand', () => {
     const p = parseToolRequest('NDVI variance over the orchard');
     expect(p.taskTypes[0]?.id).toBe('statistics');
