@@ -94,7 +94,7 @@ const SUMMARY_EN = '(?:mean|means|average|averages|averaged|median|sum|total|tot
 /** Units of time and of the data itself: a summary per year or per pixel is no summary per zone. */
 const NOT_ZONE_EN = '(?:year|years|month|months|week|weeks|day|days|date|dates|season|seasons|decade|decades|hour|hours|time|scene|scenes|image|images|acquisition|acquisitions|pixel|pixels|band|bands|class|classes|tile|tiles)';
 const ZONAL_EN = new RegExp(
-  `\\b${SUMMARY_EN}\\b(?:\\s+[a-z-]+){0,4}?\\s+(?:per|for each|for every|in each|in every|within each|by)\\s+(?:the\\s+|its\\s+|their\\s+)?(?!${NOT_ZONE_EN}\\b|[a-z-]+ing\\b)(?:[a-z-]+\\s+)?(?!${NOT_ZONE_EN}\\b)[a-z-]{3,}`,
+  `\\b${SUMMARY_EN}\\b(?:\\s+[a-z-]+){0,4}?\\s+(?:per|for each|for every|in each|in every|within each|by)\\s+(?:the\\s+|its\\s+|their\\s+)?(?!${NOT_ZONE_EN}\\b|[a-z-]+ing\\b)(?:[a-z-]+\\s+)?(?!${NOT_ZONE_EN}\\b)[a-z-]{3,}\\b(?!\\s+${NOT_ZONE_EN}\\b)`,
 );
 const SUMMARY_ZH = '(?:平均|均值|总和|总量|最大值|最小值|中位数|统计)';
 const NOT_ZONE_ZH = '[年月季天日周景期时像波类]';

@@ -339,6 +339,7 @@ describe('request channel: constructions that name a task by their shape', () =>
     expect(concepts('total rainfall by catchment')).toContain('zonal_statistics');
     expect(concepts('各个乡镇分别算一下平均温度')).toContain('zonal_statistics');
     expect(concepts('the average for each month of the daily cube')).not.toContain('zonal_statistics');
+    expect(concepts('the long-term average for each calendar month')).not.toContain('zonal_statistics');
     expect(concepts('按季度求平均')).not.toContain('zonal_statistics');
     expect(concepts('the average per pixel through time')).not.toContain('zonal_statistics');
   });
