@@ -41,6 +41,11 @@ describe('words no lexicon lists, read by word vectors', () => {
   it('lists the words a text uses only in phrases of place', () => {
     const stems = settingOnlyTerms('Map the turbidity of the pond next to the barn, and of the pond in the orchard');
     expect([...stems].sort()).toEqual(['barn', 'orchard']);
+    // "over" and "through" open places too: the heather is measured, the moor and the gorge are where.
+    const place = settingOnlyTerms('heather dieback over the moor, and through the gorge');
+    expect(place).toContain('moor');
+    expect(place).toContain('gorg');
+    expect(place).not.toContain('heather');
     // 在果园里 is a place; 果园 said again outside it is not only one.
     expect([...settingOnlyTerms('在果园里的池塘，水是不是变浑了')]).toEqual(['果园']);
     expect(settingOnlyTerms('在果园里的池塘旁边还有一片果园').size).toBe(0);
