@@ -353,7 +353,8 @@ const ZONAL_STATISTICS = 'zonal_statistics';
 
 /**
  * Constructions that name a task by their shape, not by a word: "how many acres", "有几公顷", "how big is"
- * ask for the area of something; "a 300 m ring around", "within 2 km of", "周边500米" for a buffer.
+ * ask for the area of something; "a 300 m ring around", "within 2 km of", "周边500米" for a buffer; "the
+ * mean per parcel", 按县算平均 for zonal statistics.
  */
 function constructionHits(norm: string, hits: readonly FormMatch[]): FormMatch[] {
   const out: FormMatch[] = [];
