@@ -122,6 +122,12 @@ describe.skipIf(!hasData)(`EO tool catalogs, search and workflows (${testMode} m
     expect(await top('每个像元取最小值')).toBe('min');
   });
 
+  it('answers crop residue and tillage with the tillage indices', async () => {
+    const tillage = ['index:NDTillI', 'index:STI', 'index:SNDTI', 'index:NDTI4RE', 'index:STI4RE', 'index:SNDTI4RE'];
+    expect(tillage).toContain((await search('which paddocks were plowed this autumn')).tools[0]?.id);
+    expect(tillage).toContain((await search('哪些地块是免耕的')).tools[0]?.id);
+  });
+
   it('reads a phrase of place as where the work is done, not what is done', async () => {
     // "road" stands only in the place phrase: the snow is measured, no road is extracted.
     const ids = (await search('Estimate the snow depth across the mountain pass road')).tools.slice(0, 3).map((t) => t.id);
