@@ -122,10 +122,13 @@ describe.skipIf(!hasData)(`EO tool catalogs, search and workflows (${testMode} m
     expect(await top('每个像元取最小值')).toBe('min');
   });
 
-  it('answers crop residue and tillage with the tillage indices', async () => {
+  it('answers crop residue, floating debris and glaciers with their own indices', async () => {
+    const top = async (query: string) => (await search(query)).tools[0]?.id;
     const tillage = ['index:NDTillI', 'index:STI', 'index:SNDTI', 'index:NDTI4RE', 'index:STI4RE', 'index:SNDTI4RE'];
-    expect(tillage).toContain((await search('which paddocks were plowed this autumn')).tools[0]?.id);
-    expect(tillage).toContain((await search('哪些地块是免耕的')).tools[0]?.id);
+    expect(tillage).toContain(await top('which paddocks were plowed this autumn'));
+    expect(tillage).toContain(await top('哪些地块是免耕的'));
+    expect(['index:FDI', 'index:PI']).toContain(await top('find the marine litter drifting off the harbour mouth'));
+    expect(await top('冰川范围这几年缩了多少，有没有合适的指数')).toBe('index:NDGlaI');
   });
 
   it('reads a phrase of place as where the work is done, not what is done', async () => {
