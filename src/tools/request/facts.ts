@@ -126,7 +126,7 @@ const TIME_WORDS = /^(?:spring|summer|autumn|fall|winter|season|seasons|january|
  * a locative preposition, then determiners and modifiers. Such words say where the work is done (setting),
  * not what is measured, so they are not read as a task; an object named there only qualifies the task.
  */
-const SETTING_BEFORE = /\b(?:in|on|at|near|along|around|across|inside|within|beside|throughout|over|through|among|amid|next to|close to|around|behind|outside|upstream of|downstream of)\s+(?:(?:the|a|an|my|our|your|their|his|her|its|this|that|these|those|whole|entire|local|nearby|same)\s+)*(?:[a-z-]+\s+){0,2}$/;
+const SETTING_BEFORE = /\b(?:in|on|at|near|along|around|across|inside|within|beside|throughout|over|through|among|amid|next to|close to|behind|outside|upstream of|downstream of)\s+(?:(?:the|a|an|my|our|your|their|his|her|its|this|that|these|those|whole|entire|local|nearby|same)\s+)*(?:[a-z-]+\s+){0,2}$/;
 
 export function inSetting(norm: string, start: number): boolean {
   return SETTING_BEFORE.test(norm.slice(Math.max(0, start - 60), start));
