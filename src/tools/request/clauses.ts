@@ -5,6 +5,7 @@
 import { normalizeForMatch } from '../knowledge/index.ts';
 import { textFacts, type TextFacts } from './facts.ts';
 import type { SubTask } from './types.ts';
+import { contentWords } from '../word-sense.ts';
 import { HAN } from './wording.ts';
 
 /** Imperative verbs of EO processing: a clause starting with one asks for a step. */
@@ -100,6 +101,12 @@ const HOLDING_CLAUSE_EN = /^(?:(?:i|we)(?:ve|\s+have)?\s+(?:already\s+|also\s+)?
 const HOLDING_CLAUSE_ZH = /^(?:我们?|手[上头里])?(?:已经|已)?(?:有|手[上头里]有)/u;
 const REQUEST_WORDS = /\b(?:compute|calculate|derive|estimate|produce|generate|create|map|extract|convert|build|make|get|want|need|like|show|give|find|tell)\b|想|要|需要|请|帮|求|算/u;
 
+/** A clause of one word, or of one word and pronouns, particles or determiners ("mask them", "clip out"). */
+function onlyAVerb(clause: string): boolean {
+  const words = clause.trim().split(/\s+/);
+  return words.length <= 2 && contentWords(words.slice(1).join(' ')).length === 0 && !/\d/.test(words[1] ?? '');
+}
+
 export function onlyHolds(clause: string): boolean {
   const norm = normalizeForMatch(clause).trim();
   return (HOLDING_CLAUSE_EN.test(norm) || HOLDING_CLAUSE_ZH.test(norm)) && !REQUEST_WORDS.test(norm);
@@ -147,12 +154,13 @@ export function subTasksOf(query: string, sharedWords: string): SubTask[] {
   }
   if (steps.length < 2) return [];
   // "Mask, mosaic and clip the Landsat scenes": bare verbs share the last
-  // clause's object, so each is searched as "<verb> the Landsat scenes". A short clause that names its
-  // own product ("compute NDVI") has its object already: borrowing another one would blur it.
+  // clause's object, so each is searched as "<verb> the Landsat scenes". A verb with a pronoun ("mask
+  // them") is bare too; a short clause with a word of its own after the verb ("remove haze", "compute
+  // NDVI") has its object already: borrowing another one would blur it.
   const last = steps[steps.length - 1]!.text;
   const object = last.replace(/^\s*\S+\s*/, '');
   return steps.map(({ text, facts }) => {
-    const bare = text.trim().split(/\s+/).length <= 2 && text !== last && object.length > 0 && facts.products.length === 0;
+    const bare = text !== last && object.length > 0 && facts.products.length === 0 && onlyAVerb(text);
     const searched = bare ? `${text} ${object}` : text;
     const f = bare ? textFacts(searched) : facts;
     return {

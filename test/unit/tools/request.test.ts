@@ -134,6 +134,14 @@ describe('request channel: multi-step requests', () => {
     expect(step?.query).not.toContain('lake');
   });
 
+  it('lends the last clause\'s object only to a bare verb, not to a short clause with an object of its own', () => {
+    for (const first of ['drop clouds', 'remove haze']) {
+      const p = parseToolRequest(`${first}, then derive the index, then sum it per parcel`);
+      expect(p.subTasks[0]?.text).toBe(first);
+      expect(p.subTasks[0]?.query).not.toContain('parcel');
+    }
+  });
+
   it('makes sub-tasks, sharing the object with bare verbs and folding state clauses away', () => {
     const p = parseToolRequest('Calibrate, despeckle and geocode an ALOS-2 PALSAR strip.');
     expect(p.subTasks.map((s) => s.text)).toEqual(['Calibrate', 'despeckle', 'geocode an ALOS-2 PALSAR strip.']);
