@@ -70,7 +70,7 @@ function capped(map: Map<string, number>): Weighted[] {
 }
 
 /** Generic container words that name a task type only weakly ("the data cube", "the result"). */
-const WEAK_FUNCTION_FORMS = new Set(['data cube', 'datacube', 'dimension', 'date', 'time', 'text', 'array', 'processing', 'statistics', 'statistic', 'filter', 'extract', 'extraction', 'mapping of', 'export', 'save', 'import', 'load']);
+const WEAK_FUNCTION_FORMS = new Set(['data cube', 'datacube', 'dimension', 'date', 'time', 'text', 'array', 'processing', 'statistics', 'statistic', 'filter', 'extract', 'extraction', 'mapping of', 'export', 'save', 'import', 'load', 'index', 'indices']);
 
 /**
  * Surface forms in a text, also reading hyphens between letters as spaces ("speckle-filter" is the

@@ -134,6 +134,13 @@ describe('request channel: multi-step requests', () => {
     expect(step?.query).not.toContain('lake');
   });
 
+  it('reads a bare "index" as the spectral index task type, weakly', () => {
+    const p = parseToolRequest('work out an index for the orchard rows');
+    const index = p.taskTypes.find((t) => t.id === 'spectral_index');
+    expect(index).toBeDefined();
+    expect(index!.weight).toBeLessThan(0.5);
+  });
+
   it('lends the last clause\'s object only to a bare verb, not to a short clause with an object of its own', () => {
     for (const first of ['drop clouds', 'remove haze']) {
       const p = parseToolRequest(`${first}, then derive the index, then sum it per parcel`);
