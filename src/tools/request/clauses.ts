@@ -3,9 +3,9 @@
  * clauses that each ask for a step become the sub-tasks of a multi-step request.
  */
 import { normalizeForMatch } from '../knowledge/index.ts';
+import { contentWords } from '../word-sense.ts';
 import { textFacts, type TextFacts } from './facts.ts';
 import type { SubTask } from './types.ts';
-import { contentWords } from '../word-sense.ts';
 import { HAN } from './wording.ts';
 
 /** Imperative verbs of EO processing: a clause starting with one asks for a step. */
@@ -101,7 +101,10 @@ const HOLDING_CLAUSE_EN = /^(?:(?:i|we)(?:ve|\s+have)?\s+(?:already\s+|also\s+)?
 const HOLDING_CLAUSE_ZH = /^(?:我们?|手[上头里])?(?:已经|已)?(?:有|手[上头里]有)/u;
 const REQUEST_WORDS = /\b(?:compute|calculate|derive|estimate|produce|generate|create|map|extract|convert|build|make|get|want|need|like|show|give|find|tell)\b|想|要|需要|请|帮|求|算/u;
 
-/** A clause of one word, or of one word and pronouns, particles or determiners ("mask them", "clip out"). */
+/**
+ * A clause of one word, or of one word and a pronoun, particle or determiner ("mask them", "clip out");
+ * a number after the verb is an object of its own ("keep 3").
+ */
 function onlyAVerb(clause: string): boolean {
   const words = clause.trim().split(/\s+/);
   return words.length <= 2 && contentWords(words.slice(1).join(' ')).length === 0 && !/\d/.test(words[1] ?? '');
