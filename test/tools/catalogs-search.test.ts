@@ -131,6 +131,21 @@ describe.skipIf(!hasData)(`EO tool catalogs, search and workflows (${testMode} m
     expect(await top('冰川范围这几年缩了多少，有没有合适的指数')).toBe('index:NDGlaI');
   });
 
+  it('answers soil moisture with the indices named for it, not any soil index', async () => {
+    const moisture = ['index:NSDS', 'index:NSDSI1', 'index:NSDSI2', 'index:NSDSI3'];
+    const top4 = async (query: string) => (await search(query)).tools.slice(0, 4).map((t) => t.id).sort();
+    expect(await top4('soil water content of the fallow plots after the thaw')).toEqual(moisture);
+    expect(await top4('休耕地的土壤含水量')).toEqual(moisture);
+  });
+
+  it('answers what a later step needs first when only the later step is named', async () => {
+    const top = async (query: string) => (await search(query)).tools[0]?.id;
+    expect(await top('before we run change detection on the pair, what has to be done to them?')).toBe('image_registration');
+    expect(await top('两景图做变化检测之前该怎么处理')).toBe('image_registration');
+    // "before the flood" is a time of the setting, not a step: the flood map is still what is asked.
+    expect(await top('where did the water spread? radar scenes from before the flood and after it')).toBe('flood_mapping');
+  });
+
   it('reads a phrase of place as where the work is done, not what is done', async () => {
     // "road" stands only in the place phrase: the snow is measured, no road is extracted.
     const ids = (await search('Estimate the snow depth across the mountain pass road')).tools.slice(0, 3).map((t) => t.id);

@@ -7,11 +7,11 @@ import { stem } from '../../embedding/text.ts';
 import { englishVocabulary, glossChinese } from '../../lexicon/zh-gloss.ts';
 import { memoizeBounded } from '../../memo.ts';
 import { lexicalTerms } from '../lexical.ts';
-import { conceptInfo, functionInfo, matchForms, matchFormsByStem, normalizeForMatch, productInfo, productSatisfies, type FormMatch } from '../knowledge/index.ts';
+import { conceptInfo, eoConceptEntries, functionInfo, matchForms, matchFormsByStem, normalizeForMatch, productInfo, productSatisfies, type FormMatch } from '../knowledge/index.ts';
 import { CONCEPT_TUNING, WORD_SENSE, conceptCloseness, conceptsOfWords, contentWords, dot, informationOf, senseVector } from '../word-sense.ts';
 import { spanOfYears } from './temporal.ts';
 import type { ConceptHit, Weighted } from './types.ts';
-import { HAN, areaQuestion, bufferDistance, doneAt, formWeight, negatedAt, zonalSummary } from './wording.ts';
+import { HAN, areaQuestion, bufferDistance, doneAt, formWeight, laterStepAt, negatedAt, zonalSummary } from './wording.ts';
 
 export interface TextFacts {
   concepts: ConceptHit[];
@@ -70,7 +70,7 @@ function capped(map: Map<string, number>): Weighted[] {
 }
 
 /** Generic container words that name a task type only weakly ("the data cube", "the result"). */
-const WEAK_FUNCTION_FORMS = new Set(['data cube', 'datacube', 'dimension', 'date', 'time', 'text', 'array', 'processing', 'statistics', 'statistic', 'filter', 'extract', 'extraction', 'mapping of', 'export', 'save', 'import', 'load', 'index', 'indices']);
+const WEAK_FUNCTION_FORMS = new Set(['data cube', 'datacube', 'dimension', 'date', 'time', 'text', 'array', 'processing', '处理', 'statistics', 'statistic', 'filter', 'extract', 'extraction', 'mapping of', 'export', 'save', 'import', 'load', 'index', 'indices']);
 
 /**
  * Surface forms in a text, also reading hyphens between letters as spaces ("speckle-filter" is the
@@ -235,8 +235,44 @@ const graphEntriesOfSense = memoizeBounded((sense: string): Pick<FormMatch, 'kin
   for (const h of [...matchFormsLoose(text), ...plural]) {
     if (DICTIONARY_KINDS.has(h.kind) && h.start === 0 && h.end >= text.length - 2) out.set(`${h.kind}:${h.ids.join('/')}`, { kind: h.kind, ids: h.ids });
   }
-  return out.size ? [...out.values()] : compoundHead(text);
+  return out.size ? [...out.values()] : (invertedEntries(text) ?? compoundHead(text));
 }, 20_000);
+
+/**
+ * A definition that names a compound by its head and a prepositional phrase ("moisture in the soil",
+ * "body of water", "direction of flow"), optionally under a word of measure ("state of…"): read as the
+ * compound it paraphrases ("soil moisture"), whole, as dictionary senses are.
+ */
+const OF_PHRASE = /^(?:(?:state|degree|amount|level|extent|condition|quantity|rate) of )?(?:the )?([a-z]+(?: [a-z]+)?) (?:of|in|on|from) (?:the |a |an )?([a-z]+(?: [a-z]+)?)$/;
+
+function invertedEntries(text: string): Pick<FormMatch, 'kind' | 'ids'>[] | undefined {
+  const m = OF_PHRASE.exec(text);
+  if (!m) return undefined;
+  const compound = `${m[2]} ${m[1]}`;
+  const entries = matchFormsLoose(compound).filter((h) => DICTIONARY_KINDS.has(h.kind) && h.start === 0 && h.end >= compound.length - 2);
+  return entries.length ? entries.map((h) => ({ kind: h.kind, ids: h.ids })) : undefined;
+}
+
+/** A step named as coming after the one asked for is context: it counts like an operand. */
+const LATER_STEP_WEIGHT = 0.4;
+
+/**
+ * The prerequisites (graph) of the task types of later steps, as readings where those steps stand: each
+ * prerequisite tool through the concept dedicated to it (the one listing it first with the fewest tools).
+ */
+function prerequisiteHits(later: readonly FormMatch[]): FormMatch[] {
+  const out: FormMatch[] = [];
+  for (const h of later) {
+    const functions = h.kind === 'function' ? h.ids : h.ids.flatMap((id) => conceptInfo(id)?.functions?.slice(0, 1) ?? []);
+    for (const tool of functions.flatMap((f) => functionInfo(f)?.prerequisites ?? [])) {
+      const own = eoConceptEntries()
+        .filter((c) => c.kind === 'task' && c.tools?.[0] === tool)
+        .sort((a, b) => (a.tools?.length ?? 0) - (b.tools?.length ?? 0))[0];
+      if (own && !out.some((o) => o.ids[0] === own.id)) out.push({ kind: 'concept', ids: [own.id], form: h.form, start: h.start, end: h.end });
+    }
+  }
+  return out;
+}
 
 /** How close in meaning (word vectors) a closed compound must be to its last word to be read as a kind of it. */
 const COMPOUND_CLOSENESS = 0.4;
@@ -281,7 +317,8 @@ function inferredHits(norm: string, hits: readonly FormMatch[], zh: readonly Chi
     if (!covered(m.index, end) && !inSetting(norm, m.index) && readable(m[0])) words.push({ text: m[0], start: m.index, end, english: [m[0]] });
   }
   for (const w of zh) {
-    if (covered(w.start, w.end)) continue;
+    // A word whose commonest sense names a time (年初 "beginning of the year") says when: setting.
+    if (covered(w.start, w.end) || contentWords(w.senses[0] ?? '').some((e) => TIME_WORDS.test(e))) continue;
     const english = w.senses.flatMap((sense) => contentWords(sense)).filter(readable);
     if (english.length === 0) continue;
     glosses.push(w.senses.slice(0, 2).join(' , '));
@@ -455,18 +492,24 @@ export function textFacts(text: string, infer = true): TextFacts {
   );
   const insideState = (h: FormMatch) => stateSpans.some((s) => s !== h && s.start <= h.start && s.end >= h.end);
 
+  const namesTask = (h: FormMatch) =>
+    (h.kind === 'concept' && h.ids.some((id) => conceptInfo(id)?.kind === 'task')) || (h.kind === 'function' && !WEAK_FUNCTION_FORMS.has(h.form));
+  const later = new Set(hits.filter((h) => namesTask(h) && laterStepAt(norm, h.start, h.end)));
   // With an explicit operation in the clause ("buffer the road lines"), an object only qualifies it.
-  const explicitTask = hits.some(
-    (h) =>
-      !insideState(h) &&
-      ((h.kind === 'concept' && h.ids.some((id) => conceptInfo(id)?.kind === 'task')) || (h.kind === 'function' && !WEAK_FUNCTION_FORMS.has(h.form))),
-  );
+  const explicitTask = hits.some((h) => !insideState(h) && !later.has(h) && namesTask(h));
+  // A later step with nothing else asked ("两景图做变化检测之前该怎么处理"): what is asked is what it needs first.
+  if (later.size && !explicitTask) {
+    for (const h of prerequisiteHits([...later])) {
+      inferred.scale.set(h, INFERRED_WEIGHT);
+      hits.push(h);
+    }
+  }
   for (const h of hits) {
     if (givenQuantity(norm, h)) continue;
     const negated = negatedAt(norm, h.start);
     const isObject = h.kind === 'concept' && h.ids.every((id) => conceptInfo(id)?.kind === 'object');
     const operand = [...operands].some((o) => o.start <= h.start && o.end >= h.end);
-    const w = (inferred.scale.get(h) ?? formWeight(h.form)) * (operand ? 0.4 : 1) * (isObject && explicitTask ? 0.3 : 1);
+    const w = (inferred.scale.get(h) ?? formWeight(h.form)) * (operand ? 0.4 : 1) * (isObject && explicitTask ? 0.3 : 1) * (later.has(h) ? LATER_STEP_WEIGHT : 1);
     if (h.kind === 'concept' && insideState(h)) continue;
     if (h.kind === 'concept') {
       for (const id of h.ids) {

@@ -55,6 +55,23 @@ export function doneAt(norm: string, start: number): boolean {
   return DONE_EN.test(before.trimEnd().split(/\s+/).slice(-3).join(' '));
 }
 
+// "before we mosaic", "before deriving a slope map"; a verb must follow "before": "before the flood"
+// names an event of the setting, not a step.
+const LATER_STEP_EN = /\bbefore\s+(?:(?:i|we|you|they)\s+(?:can\s+|could\s+|start\s+|do\s+|run\s+)?|[a-z]+ing\s+)(?:[a-z]+\s+){0,3}$/;
+// 做分类之前, 进行变化检测前: a processing verb and the step, then "before".
+const LATER_STEP_ZH_BEFORE = /(?:做|进行|跑|算|开始)[^，。,；;]{0,2}$/u;
+const LATER_STEP_ZH_AFTER = /^[^，。,；;]{0,3}(?:之前|以前|前)/u;
+
+/**
+ * A step named as coming after the one asked for ("before we mosaic, …", "做分类之前…"): context of
+ * the request, and a hint that its prerequisites are asked.
+ */
+export function laterStepAt(norm: string, start: number, end: number): boolean {
+  const before = norm.slice(Math.max(0, start - 40), start);
+  if (HAN.test(norm.slice(start, end)) || HAN.test(before.slice(-2))) return LATER_STEP_ZH_BEFORE.test(before) && LATER_STEP_ZH_AFTER.test(norm.slice(end));
+  return LATER_STEP_EN.test(before);
+}
+
 /** A negation word shortly before a mention ("are not aligned yet", "no classification"). */
 export function negatedAt(norm: string, start: number): boolean {
   const before = norm.slice(Math.max(0, start - 28), start);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { asksForProcessing, asksForSubset, parseLevel, parsePrecision, pointCount, twoResolutions, parseTemporal, parseToolRequest, splitClauses, withoutRelativeTime, withoutYesNoQuestions } from '../../../src/tools/request/index.ts';
 import { onlyHolds, opensWithVerb } from '../../../src/tools/request/clauses.ts';
-import { doneAt, negatedAt } from '../../../src/tools/request/wording.ts';
+import { doneAt, laterStepAt, negatedAt } from '../../../src/tools/request/wording.ts';
 import { lexicalTerms, buildLexicalIndex, docTerms, topLexical, queryTerms, relatedTerms, sameFamily } from '../../../src/tools/lexical.ts';
 
 describe('request channel: slots', () => {
@@ -66,6 +66,38 @@ describe('request channel: slots', () => {
   it('treats a variable before an operation as its operand ("precipitation anomalies" asks for anomalies)', () => {
     const p = parseToolRequest('Derive precipitation anomalies against the 1981-2010 climatological normal');
     expect(p.taskTypes[0]?.id).toBe('climatology');
+  });
+});
+
+describe('request channel: dictionary definitions and words of time', () => {
+  it('reads a definition of the form "head of/in modifier" as the compound it paraphrases', () => {
+    // CC-CEDICT gives 谱带 as "band of a spectrum": a spectrum band, optical data.
+    expect(parseToolRequest('这几个谱带').concepts.map((c) => c.id)).toContain('optical');
+  });
+
+  it('leaves a word whose commonest sense names a time out of the glosses', () => {
+    // 年初 "beginning of the year" says when; "beginning" would match a text function.
+    expect(parseToolRequest('年初的植被长势').glossWords).not.toContain('beginning');
+  });
+});
+
+describe('request channel: a step named as coming later', () => {
+  it('reads "before we mosaic" and 做…之前 as a later step, and "before the flood" as a time', () => {
+    const at = (text: string, form: string) => laterStepAt(text, text.indexOf(form), text.indexOf(form) + form.length);
+    expect(at('before we mosaic the tiles mask the clouds', 'mosaic')).toBe(true);
+    expect(at('before deriving a slope map fill the sinks', 'slope map')).toBe(true);
+    expect(at('做分类之前先去云', '分类')).toBe(true);
+    expect(at('images from before the flood', 'flood')).toBe(false);
+    expect(at('洪水之前的影像', '洪水')).toBe(false);
+  });
+
+  it('weights a later step below the step asked for, and reads its prerequisites when nothing else is asked', () => {
+    const asked = parseToolRequest('before we mosaic the tiles, mask the clouds');
+    expect(asked.taskTypes[0]?.id).toBe('masking');
+    expect(asked.concepts.find((c) => c.id === 'mosaicking')?.weight).toBeLessThan(0.5);
+    const needs = parseToolRequest('what should happen to the two images before I run a change detection?');
+    expect(needs.taskTypes[0]?.id).toBe('preprocessing_geometric');
+    expect(needs.concepts.map((c) => c.id)).toContain('registration');
   });
 });
 
