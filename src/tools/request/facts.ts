@@ -11,7 +11,7 @@ import { conceptInfo, eoConceptEntries, functionInfo, matchForms, matchFormsBySt
 import { CONCEPT_TUNING, WORD_SENSE, conceptCloseness, conceptsOfWords, contentWords, dot, informationOf, senseVector } from '../word-sense.ts';
 import { spanOfYears } from './temporal.ts';
 import type { ConceptHit, Weighted } from './types.ts';
-import { HAN, areaQuestion, bufferDistance, doneAt, formWeight, laterStepAt, negatedAt, zonalSummary } from './wording.ts';
+import { HAN, areaQuestion, bufferDistance, doneAt, formWeight, laterStepAt, negatedAt, outputFormatAt, zonalSummary } from './wording.ts';
 
 export interface TextFacts {
   concepts: ConceptHit[];
@@ -385,6 +385,8 @@ function changeHit(norm: string, hits: readonly FormMatch[]): FormMatch | undefi
 }
 
 const AREA_STATISTICS = 'area_statistics';
+const FILE_FORMAT = 'file_format';
+const SAVE_DATA = 'save_data';
 const BUFFER = 'vector_processing';
 const ZONAL_STATISTICS = 'zonal_statistics';
 
@@ -403,6 +405,12 @@ function constructionHits(norm: string, hits: readonly FormMatch[]): FormMatch[]
   const zonal = zonalSummary(norm);
   if (zonal && conceptInfo(ZONAL_STATISTICS) && !read('concept', ZONAL_STATISTICS)) out.push({ kind: 'concept', ids: [ZONAL_STATISTICS], form: zonal[0], start: zonal.index, end: zonal.index + zonal[0].length });
   return out;
+}
+
+/** A file format is what data is in: it asks for saving only as the result's form ("save it as GeoTIFF", 导出成NetCDF). */
+function outputFormatHits(norm: string, hits: readonly FormMatch[]): FormMatch[] {
+  if (!conceptInfo(SAVE_DATA)) return [];
+  return hits.filter((h) => h.kind === 'concept' && h.ids.includes(FILE_FORMAT) && outputFormatAt(norm, h.start)).map((h) => ({ ...h, ids: [SAVE_DATA] }));
 }
 
 /**
@@ -475,7 +483,8 @@ export function textFacts(text: string, infer = true): TextFacts {
   const constructions = infer ? constructionHits(norm, listed) : [];
   const shaped = [...(change ? [change] : []), ...constructions];
   for (const h of [...dictionary, ...shaped]) inferred.scale.set(h, INFERRED_WEIGHT);
-  const hits = [...listed, ...inferred.hits, ...(trend ? [trend] : []), ...shaped].sort((a, b) => a.start - b.start || b.end - a.end);
+  const formats = infer ? outputFormatHits(norm, listed) : [];
+  const hits = [...listed, ...inferred.hits, ...(trend ? [trend] : []), ...shaped, ...formats].sort((a, b) => a.start - b.start || b.end - a.end);
   const operands = operandHits(hits, norm);
   // Under an inferred trend, what is measured is its variable (as in "NDVI trend"), not a task of its own.
   if (trend) for (const h of hits) if (h !== trend && h.kind === 'concept' && h.ids.some((id) => conceptInfo(id)?.kind === 'task')) operands.add(h);

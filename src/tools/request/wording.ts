@@ -72,6 +72,15 @@ export function laterStepAt(norm: string, start: number, end: number): boolean {
   return LATER_STEP_EN.test(before);
 }
 
+const OUTPUT_FORMAT_EN = /\b(?:save|saved|saving|store|stored|storing|export|exported|exporting|write|written|writing|output|deliver|delivered|download|convert|converted)\b(?:\s+\S+){0,5}\s*$|\b(?:as|to|into)\s+(?:a\s+|an\s+|one\s+)?(?:\S+\s+)?$/;
+const OUTPUT_FORMAT_ZH = /(?:保存|导出|输出|存成|存为|转成|转为|转换成|转换为|另存为|下载)[^，。,；;]{0,6}$/u;
+
+/** A file format named as the form of the result ("save it as a GeoTIFF", "export … to NetCDF", 导出成…). */
+export function outputFormatAt(norm: string, start: number): boolean {
+  const before = norm.slice(Math.max(0, start - 50), start);
+  return HAN.test(before.slice(-2)) ? OUTPUT_FORMAT_ZH.test(before) : OUTPUT_FORMAT_EN.test(before) || OUTPUT_FORMAT_ZH.test(before);
+}
+
 /** A negation word shortly before a mention ("are not aligned yet", "no classification"). */
 export function negatedAt(norm: string, start: number): boolean {
   const before = norm.slice(Math.max(0, start - 28), start);

@@ -81,6 +81,16 @@ describe('request channel: dictionary definitions and words of time', () => {
   });
 });
 
+describe('request channel: a file format asks for saving only as the form of the result', () => {
+  it('reads a format the data is in as no task, and a format the result is written in as export', () => {
+    const types = (text: string) => parseToolRequest(text).taskTypes.map((t) => t.id);
+    expect(types('I have a GeoTIFF of the valley; derive the slope')).not.toContain('export');
+    expect(types('打开这个GeoTIFF')).not.toContain('export');
+    expect(types('export the hillshade to a cloud optimized GeoTIFF')[0]).toBe('export');
+    expect(types('坡度结果另存为GeoTIFF')).toContain('export');
+  });
+});
+
 describe('request channel: a step named as coming later', () => {
   it('reads "before we mosaic" and 做…之前 as a later step, and "before the flood" as a time', () => {
     const at = (text: string, form: string) => laterStepAt(text, text.indexOf(form), text.indexOf(form) + form.length);
