@@ -118,6 +118,14 @@ function operandHits(hits: readonly FormMatch[], norm: string): Set<FormMatch> {
 
 const YES_NO_FORM = /^(\p{Script=Han})[不没]\1$/u;
 
+/** Words that place something within a period ("beginning of the year", "mid-autumn"). */
+const POSITION_IN_TIME = /^(?:beginning|start|end|early|late|middle|mid|first|last|half)$/;
+
+function onlyATime(sense: string): boolean {
+  const words = contentWords(sense);
+  return words.some((e) => TIME_WORDS.test(e)) && words.every((e) => TIME_WORDS.test(e) || POSITION_IN_TIME.test(e));
+}
+
 /** Seasons and months say when, like relative time: setting, never a reading of the task. */
 const TIME_WORDS = /^(?:spring|summer|autumn|fall|winter|season|seasons|january|february|march|april|may|june|july|august|september|october|november|december|morning|evening|night|week|month|year|years|decade|today|yesterday|tomorrow)$/;
 
@@ -253,6 +261,11 @@ function invertedEntries(text: string): Pick<FormMatch, 'kind' | 'ids'>[] | unde
   return entries.length ? entries.map((h) => ({ kind: h.kind, ids: h.ids })) : undefined;
 }
 
+/** Whether a reading names a task (a task concept, or a task-type form stronger than a container word). */
+function namesTask(h: FormMatch): boolean {
+  return (h.kind === 'concept' && h.ids.some((id) => conceptInfo(id)?.kind === 'task')) || (h.kind === 'function' && !WEAK_FUNCTION_FORMS.has(h.form));
+}
+
 /** A step named as coming after the one asked for is context: it counts like an operand. */
 const LATER_STEP_WEIGHT = 0.4;
 
@@ -317,8 +330,9 @@ function inferredHits(norm: string, hits: readonly FormMatch[], zh: readonly Chi
     if (!covered(m.index, end) && !inSetting(norm, m.index) && readable(m[0])) words.push({ text: m[0], start: m.index, end, english: [m[0]] });
   }
   for (const w of zh) {
-    // A word whose commonest sense names a time (年初 "beginning of the year") says when: setting.
-    if (covered(w.start, w.end) || contentWords(w.senses[0] ?? '').some((e) => TIME_WORDS.test(e))) continue;
+    // A word whose commonest sense is only a time (年初 "beginning of the year") says when: setting. One that
+    // names something in its time (早稻 "early season rice") is read.
+    if (covered(w.start, w.end) || onlyATime(w.senses[0] ?? '')) continue;
     const english = w.senses.flatMap((sense) => contentWords(sense)).filter(readable);
     if (english.length === 0) continue;
     glosses.push(w.senses.slice(0, 2).join(' , '));
@@ -501,19 +515,13 @@ export function textFacts(text: string, infer = true): TextFacts {
   );
   const insideState = (h: FormMatch) => stateSpans.some((s) => s !== h && s.start <= h.start && s.end >= h.end);
 
-  const namesTask = (h: FormMatch) =>
-    (h.kind === 'concept' && h.ids.some((id) => conceptInfo(id)?.kind === 'task')) || (h.kind === 'function' && !WEAK_FUNCTION_FORMS.has(h.form));
   const later = new Set(hits.filter((h) => namesTask(h) && laterStepAt(norm, h.start, h.end)));
   // With an explicit operation in the clause ("buffer the road lines"), an object only qualifies it.
   const explicitTask = hits.some((h) => !insideState(h) && !later.has(h) && namesTask(h));
-  // A later step with nothing else asked ("两景图做变化检测之前该怎么处理"): what is asked is what it needs first.
-  if (later.size && !explicitTask) {
-    for (const h of prerequisiteHits([...later])) {
-      inferred.scale.set(h, INFERRED_WEIGHT);
-      hits.push(h);
-    }
-  }
-  for (const h of hits) {
+  // A later step with nothing else asked ("两景图做变化检测之前该怎么处理"): what is asked is what it needs
+  // first, with the weight the step's own words have.
+  const readings = later.size && !explicitTask ? [...hits, ...prerequisiteHits([...later])] : hits;
+  for (const h of readings) {
     if (givenQuantity(norm, h)) continue;
     const negated = negatedAt(norm, h.start);
     const isObject = h.kind === 'concept' && h.ids.every((id) => conceptInfo(id)?.kind === 'object');

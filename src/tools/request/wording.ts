@@ -55,12 +55,16 @@ export function doneAt(norm: string, start: number): boolean {
   return DONE_EN.test(before.trimEnd().split(/\s+/).slice(-3).join(' '));
 }
 
-// "before we mosaic", "before deriving a slope map"; a verb must follow "before": "before the flood"
-// names an event of the setting, not a step.
-const LATER_STEP_EN = /\bbefore\s+(?:(?:i|we|you|they)\s+(?:can\s+|could\s+|start\s+|do\s+|run\s+)?|[a-z]+ing\s+)(?:[a-z]+\s+){0,3}$/;
-// 做分类之前, 进行变化检测前: a processing verb and the step, then "before".
+// "before we mosaic", "before deriving a slope map"; a verb must follow "before": "before the flood" and
+// "before spring flooding" name a time of the setting, not a step.
+const NOT_A_VERB_ING = '(?:spring|morning|evening|during|building|ceiling|[a-z]*thing)';
+const LATER_STEP_EN = new RegExp(`\\bbefore\\s+(?:(?:i|we|you)\\s+(?:can\\s+|could\\s+|start\\s+|do\\s+|run\\s+)?|(?!${NOT_A_VERB_ING}\\b)[a-z]+ing\\s+)(?:[a-z]+\\s+){0,3}$`);
+// "before mosaicking the tiles": the step is itself the verb after "before".
+const BEFORE_EN = /\bbefore\s+$/;
+// 做分类之前, 进行变化检测前: a processing verb and the step, then "before" (not 前后 "before and after",
+// 目前 "at present", 前景 "foreground").
 const LATER_STEP_ZH_BEFORE = /(?:做|进行|跑|算|开始)[^，。,；;]{0,2}$/u;
-const LATER_STEP_ZH_AFTER = /^[^，。,；;]{0,3}(?:之前|以前|前)/u;
+const LATER_STEP_ZH_AFTER = /^[^，。,；;]{0,3}(?:之前|以前|(?<![目当提眼])前)(?![后景期面])/u;
 
 /**
  * A step named as coming after the one asked for ("before we mosaic, …", "做分类之前…"): context of
@@ -68,17 +72,22 @@ const LATER_STEP_ZH_AFTER = /^[^，。,；;]{0,3}(?:之前|以前|前)/u;
  */
 export function laterStepAt(norm: string, start: number, end: number): boolean {
   const before = norm.slice(Math.max(0, start - 40), start);
-  if (HAN.test(norm.slice(start, end)) || HAN.test(before.slice(-2))) return LATER_STEP_ZH_BEFORE.test(before) && LATER_STEP_ZH_AFTER.test(norm.slice(end));
-  return LATER_STEP_EN.test(before);
+  const mention = norm.slice(start, end);
+  if (HAN.test(mention) || HAN.test(before.slice(-2))) return LATER_STEP_ZH_BEFORE.test(before) && LATER_STEP_ZH_AFTER.test(norm.slice(end));
+  return LATER_STEP_EN.test(before) || (BEFORE_EN.test(before) && new RegExp(`^(?!${NOT_A_VERB_ING}\\b)[a-z]+ing\\b`).test(mention));
 }
 
-const OUTPUT_FORMAT_EN = /\b(?:save|saved|saving|store|stored|storing|export|exported|exporting|write|written|writing|output|deliver|delivered|download|convert|converted)\b(?:\s+\S+){0,5}\s*$|\b(?:as|to|into)\s+(?:a\s+|an\s+|one\s+)?(?:\S+\s+)?$/;
-const OUTPUT_FORMAT_ZH = /(?:保存|导出|输出|存成|存为|转成|转为|转换成|转换为|另存为|下载)[^，。,；;]{0,6}$/u;
+// A format is the result's form after a verb of saving or converting in the same clause ("save the
+// slope, cloud-optimised, as …" stops at the comma), or after "as" / "into" ("I'd like it as a GeoTIFF").
+// Participles ("stored as", "delivered as") and "download" describe data at hand; so does a passive "is … as".
+const OUTPUT_FORMAT_EN = /\b(?:save|saving|store|storing|export|exporting|write|writing|convert|converting)\b(?:\s+[^\s,;.:!?]+){0,5}\s+$|(?<!\b(?:such|well|is|are|was|were|comes?|came)\s)(?<!\b(?:is|are|was|were)\s+[a-z]+ed\s)\b(?:as|into)\s+(?:an?\s+|one\s+)?$/;
+// 导出成, 存为, 转成; 下载 and 输出 only with 成/为/到 (下载了, 输出的 are data at hand), and no 了/的/好 between.
+const OUTPUT_FORMAT_ZH = /(?:保存|导出|存成|存为|转成|转为|转换成|转换为|另存为|(?:下载|输出)(?:成|为|到))[^，。,；;了的好]{0,6}$/u;
 
 /** A file format named as the form of the result ("save it as a GeoTIFF", "export … to NetCDF", 导出成…). */
 export function outputFormatAt(norm: string, start: number): boolean {
   const before = norm.slice(Math.max(0, start - 50), start);
-  return HAN.test(before.slice(-2)) ? OUTPUT_FORMAT_ZH.test(before) : OUTPUT_FORMAT_EN.test(before) || OUTPUT_FORMAT_ZH.test(before);
+  return HAN.test(before.slice(-2)) ? OUTPUT_FORMAT_ZH.test(before) : OUTPUT_FORMAT_EN.test(before);
 }
 
 /** A negation word shortly before a mention ("are not aligned yet", "no classification"). */

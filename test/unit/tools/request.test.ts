@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { asksForProcessing, asksForSubset, parseLevel, parsePrecision, pointCount, twoResolutions, parseTemporal, parseToolRequest, splitClauses, withoutRelativeTime, withoutYesNoQuestions } from '../../../src/tools/request/index.ts';
 import { onlyHolds, opensWithVerb } from '../../../src/tools/request/clauses.ts';
-import { doneAt, laterStepAt, negatedAt } from '../../../src/tools/request/wording.ts';
+import { doneAt, laterStepAt, negatedAt, outputFormatAt } from '../../../src/tools/request/wording.ts';
+import { normalizeForMatch } from '../../../src/tools/knowledge/index.ts';
 import { lexicalTerms, buildLexicalIndex, docTerms, topLexical, queryTerms, relatedTerms, sameFamily } from '../../../src/tools/lexical.ts';
 
 describe('request channel: slots', () => {
@@ -88,6 +89,17 @@ describe('request channel: a file format asks for saving only as the form of the
     expect(types('打开这个GeoTIFF')).not.toContain('export');
     expect(types('export the hillshade to a cloud optimized GeoTIFF')[0]).toBe('export');
     expect(types('坡度结果另存为GeoTIFF')).toContain('export');
+    expect(types("I'd like the slope as a GeoTIFF")).toContain('export');
+  });
+
+  it('does not read a format after a participle, a passive, "to" alone or 下载了 as the result\'s form', () => {
+    const at = (text: string, form: string) => outputFormatAt(normalizeForMatch(text), normalizeForMatch(text).indexOf(form));
+    expect(at('clip the slope raster to the geotiff extent', 'geotiff')).toBe(false);
+    expect(at('I want to open GeoTIFF tiles and mosaic them', 'geotiff')).toBe(false);
+    expect(at('The DEM is delivered as a GeoTIFF; derive the slope', 'geotiff')).toBe(false);
+    expect(at('The rainfall is stored as NetCDF; compute the trend', 'netcdf')).toBe(false);
+    expect(at('我下载了一个NetCDF文件，算一下坡度', 'netcdf')).toBe(false);
+    expect(at('保存好的GeoTIFF怎么算坡度', 'geotiff')).toBe(false);
   });
 });
 
@@ -97,8 +109,11 @@ describe('request channel: a step named as coming later', () => {
     expect(at('before we mosaic the tiles mask the clouds', 'mosaic')).toBe(true);
     expect(at('before deriving a slope map fill the sinks', 'slope map')).toBe(true);
     expect(at('做分类之前先去云', '分类')).toBe(true);
+    expect(at('before mosaicking the tiles mask the clouds', 'mosaicking')).toBe(true);
     expect(at('images from before the flood', 'flood')).toBe(false);
-    expect(at('洪水之前的影像', '洪水')).toBe(false);
+    expect(at('scenes from before spring flooding', 'flooding')).toBe(false);
+    expect(at('做镶嵌前后的影像对比', '镶嵌')).toBe(false);
+    expect(at('做分类目前最好用什么方法', '分类')).toBe(false);
   });
 
   it('weights a later step below the step asked for, and reads its prerequisites when nothing else is asked', () => {
