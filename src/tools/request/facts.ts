@@ -255,10 +255,8 @@ const OF_PHRASE = /^(?:(?:state|degree|amount|level|extent|condition|quantity|ra
 
 function invertedEntries(text: string): Pick<FormMatch, 'kind' | 'ids'>[] | undefined {
   const m = OF_PHRASE.exec(text);
-  if (!m) return undefined;
-  const compound = `${m[2]} ${m[1]}`;
-  const entries = matchFormsLoose(compound).filter((h) => DICTIONARY_KINDS.has(h.kind) && h.start === 0 && h.end >= compound.length - 2);
-  return entries.length ? entries.map((h) => ({ kind: h.kind, ids: h.ids })) : undefined;
+  const entries = m ? graphEntriesOfSense(`${m[2]} ${m[1]}`) : [];
+  return entries.length ? entries : undefined;
 }
 
 /** Whether a reading names a task (a task concept, or a task-type form stronger than a container word). */
@@ -278,13 +276,24 @@ function prerequisiteHits(later: readonly FormMatch[]): FormMatch[] {
   for (const h of later) {
     const functions = h.kind === 'function' ? h.ids : h.ids.flatMap((id) => conceptInfo(id)?.functions?.slice(0, 1) ?? []);
     for (const tool of functions.flatMap((f) => functionInfo(f)?.prerequisites ?? [])) {
-      const own = eoConceptEntries()
-        .filter((c) => c.kind === 'task' && c.tools?.[0] === tool)
-        .sort((a, b) => (a.tools?.length ?? 0) - (b.tools?.length ?? 0))[0];
-      if (own && !out.some((o) => o.ids[0] === own.id)) out.push({ kind: 'concept', ids: [own.id], form: h.form, start: h.start, end: h.end });
+      const own = dedicatedConcepts().get(tool);
+      if (own && !out.some((o) => o.ids[0] === own)) out.push({ kind: 'concept', ids: [own], form: h.form, start: h.start, end: h.end });
     }
   }
   return out;
+}
+
+let dedicated: Map<string, string> | undefined;
+
+/** Tool id -> the task concept that lists it first with the fewest tools (built once from the graph). */
+function dedicatedConcepts(): Map<string, string> {
+  if (dedicated) return dedicated;
+  const byTools = eoConceptEntries()
+    .filter((c) => c.kind === 'task' && c.tools?.length)
+    .sort((a, b) => a.tools!.length - b.tools!.length);
+  dedicated = new Map();
+  for (const c of byTools) if (!dedicated.has(c.tools![0]!)) dedicated.set(c.tools![0]!, c.id);
+  return dedicated;
 }
 
 /** How close in meaning (word vectors) a closed compound must be to its last word to be read as a kind of it. */

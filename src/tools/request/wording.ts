@@ -61,6 +61,7 @@ const NOT_A_VERB_ING = '(?:spring|morning|evening|during|building|ceiling|[a-z]*
 const LATER_STEP_EN = new RegExp(`\\bbefore\\s+(?:(?:i|we|you)\\s+(?:can\\s+|could\\s+|start\\s+|do\\s+|run\\s+)?|(?!${NOT_A_VERB_ING}\\b)[a-z]+ing\\s+)(?:[a-z]+\\s+){0,3}$`);
 // "before mosaicking the tiles": the step is itself the verb after "before".
 const BEFORE_EN = /\bbefore\s+$/;
+const GERUND = new RegExp(`^(?!${NOT_A_VERB_ING}\\b)[a-z]+ing\\b`);
 // 做分类之前, 进行变化检测前: a processing verb and the step, then "before" (not 前后 "before and after",
 // 目前 "at present", 前景 "foreground").
 const LATER_STEP_ZH_BEFORE = /(?:做|进行|跑|算|开始)[^，。,；;]{0,2}$/u;
@@ -74,7 +75,7 @@ export function laterStepAt(norm: string, start: number, end: number): boolean {
   const before = norm.slice(Math.max(0, start - 40), start);
   const mention = norm.slice(start, end);
   if (HAN.test(mention) || HAN.test(before.slice(-2))) return LATER_STEP_ZH_BEFORE.test(before) && LATER_STEP_ZH_AFTER.test(norm.slice(end));
-  return LATER_STEP_EN.test(before) || (BEFORE_EN.test(before) && new RegExp(`^(?!${NOT_A_VERB_ING}\\b)[a-z]+ing\\b`).test(mention));
+  return LATER_STEP_EN.test(before) || (BEFORE_EN.test(before) && GERUND.test(mention));
 }
 
 // A format is the result's form after a verb of saving or converting in the same clause ("save the

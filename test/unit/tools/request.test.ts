@@ -82,6 +82,13 @@ describe('request channel: dictionary definitions and words of time', () => {
   });
 });
 
+/** The normalised text and where a form stands in it, as the wording predicates take them. */
+function spanOf(text: string, form: string): [norm: string, start: number, end: number] {
+  const norm = normalizeForMatch(text);
+  const start = norm.indexOf(normalizeForMatch(form));
+  return [norm, start, start + normalizeForMatch(form).length];
+}
+
 describe('request channel: a file format asks for saving only as the form of the result', () => {
   it('reads a format the data is in as no task, and a format the result is written in as export', () => {
     const types = (text: string) => parseToolRequest(text).taskTypes.map((t) => t.id);
@@ -93,7 +100,10 @@ describe('request channel: a file format asks for saving only as the form of the
   });
 
   it('does not read a format after a participle, a passive, "to" alone or 下载了 as the result\'s form', () => {
-    const at = (text: string, form: string) => outputFormatAt(normalizeForMatch(text), normalizeForMatch(text).indexOf(form));
+    const at = (text: string, form: string) => {
+      const [norm, start] = spanOf(text, form);
+      return outputFormatAt(norm, start);
+    };
     expect(at('clip the slope raster to the geotiff extent', 'geotiff')).toBe(false);
     expect(at('I want to open GeoTIFF tiles and mosaic them', 'geotiff')).toBe(false);
     expect(at('The DEM is delivered as a GeoTIFF; derive the slope', 'geotiff')).toBe(false);
@@ -105,7 +115,7 @@ describe('request channel: a file format asks for saving only as the form of the
 
 describe('request channel: a step named as coming later', () => {
   it('reads "before we mosaic" and 做…之前 as a later step, and "before the flood" as a time', () => {
-    const at = (text: string, form: string) => laterStepAt(text, text.indexOf(form), text.indexOf(form) + form.length);
+    const at = (text: string, form: string) => laterStepAt(...spanOf(text, form));
     expect(at('before we mosaic the tiles mask the clouds', 'mosaic')).toBe(true);
     expect(at('before deriving a slope map fill the sinks', 'slope map')).toBe(true);
     expect(at('做分类之前先去云', '分类')).toBe(true);
