@@ -138,6 +138,14 @@ describe.skipIf(!hasData)(`EO tool catalogs, search and workflows (${testMode} m
     expect(await top4('休耕地的土壤含水量')).toEqual(moisture);
   });
 
+  it('answers how a crop is doing with a vegetation index, not with crop-type classification', async () => {
+    const ndvi = ['ndvi', 'ndvi_calculator', 'index:NDVI'];
+    const top = async (query: string) => (await search(query)).tools[0]?.id;
+    expect(ndvi).toContain(await top('我家大豆长得怎么样'));
+    expect(ndvi).toContain(await top('how is the rice doing on the terraces?'));
+    expect(await top('which parcels grow soybeans and which grow maize?')).toBe('crop_type_classification');
+  });
+
   it('answers what a later step needs first when only the later step is named', async () => {
     const top = async (query: string) => (await search(query)).tools[0]?.id;
     expect(await top('before we run change detection on the pair, what has to be done to them?')).toBe('image_registration');

@@ -112,6 +112,8 @@ const ConceptSchema = z.strictObject({
   bands: z.array(z.string()).optional(),
   resolution: z.string().optional(),
   temporal: TemporalSchema.optional(),
+  /** For an object: the task concept that says how it is doing (cropland: vegetation monitoring). */
+  condition: z.string().optional(),
 });
 
 export const GraphSchema = z.strictObject({

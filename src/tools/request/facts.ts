@@ -11,7 +11,7 @@ import { conceptInfo, eoConceptEntries, functionInfo, matchForms, matchFormsBySt
 import { CONCEPT_TUNING, WORD_SENSE, conceptCloseness, conceptsOfWords, contentWords, dot, informationOf, senseVector } from '../word-sense.ts';
 import { spanOfYears } from './temporal.ts';
 import type { ConceptHit, Weighted } from './types.ts';
-import { HAN, areaQuestion, bufferDistance, doneAt, formWeight, laterStepAt, negatedAt, outputFormatAt, zonalSummary } from './wording.ts';
+import { HAN, areaQuestion, bufferDistance, doneAt, formWeight, laterStepAt, negatedAt, outputFormatAt, stateQuestionAt, zonalSummary } from './wording.ts';
 
 export interface TextFacts {
   concepts: ConceptHit[];
@@ -35,7 +35,8 @@ export interface TextFacts {
 const INPUT_MARKERS_EN = /\b(?:from|using|use|with|my|our|this|these|those|given|based on|existing|here (?:is|are)|(?:i|we)(?:ve| have)?\s+got|(?:i|we)\s+(?:have|had|hold|own))\s+((?:[^\s.;:!?]+\s+){0,7})$/;
 /** Words after which what follows is asked for, not held: a request verb between the holding and the mention. */
 const REQUEST_WORDS_EN = /\b(?:compute|calculate|derive|estimate|produce|generate|create|map|extract|retrieve|convert|build|make|get|want|need|like|show|give|into|to)\b/;
-const INPUT_MARKERS_ZH = /(?:利用|基于|用|从|根据|对|已有|现有|手[上头里]有|我有|我们有)[^，。]{0,8}$/;
+// 已经有, and 有 with a classifier of documents and images (有一张…, 有了两幅…): a thing held.
+const INPUT_MARKERS_ZH = /(?:利用|基于|用|从|根据|对|已有|已经有|现有|手[上头里]有|我有|我们有|有了?[一两几]?[张幅份套景期])[^，。]{0,8}$/;
 const TARGET_MARKERS_EN = /\b(?:compute|calculate|derive|estimate|produce|generate|create|map|extract|retrieve|convert\s+\S+(?:\s+\S+){0,4}\s+to|into|build|make|get)\s+(?:\S+\s+){0,4}$/;
 const TARGET_MARKERS_ZH = /(?:计算|提取|估算|反演|生成|制作|得到|求|绘制)[^，。]{0,6}$/;
 
@@ -408,6 +409,7 @@ function changeHit(norm: string, hits: readonly FormMatch[]): FormMatch | undefi
 }
 
 const AREA_STATISTICS = 'area_statistics';
+const CLASSIFICATION = 'classification';
 const FILE_FORMAT = 'file_format';
 const SAVE_DATA = 'save_data';
 const BUFFER = 'vector_processing';
@@ -427,6 +429,20 @@ function constructionHits(norm: string, hits: readonly FormMatch[]): FormMatch[]
   if (buffer && functionInfo(BUFFER) && !read('function', BUFFER)) out.push({ kind: 'function', ids: [BUFFER], form: 'buffer', start: buffer.index, end: buffer.index + buffer[0].length });
   const zonal = zonalSummary(norm);
   if (zonal && conceptInfo(ZONAL_STATISTICS) && !read('concept', ZONAL_STATISTICS)) out.push({ kind: 'concept', ids: [ZONAL_STATISTICS], form: zonal[0], start: zonal.index, end: zonal.index + zonal[0].length });
+  return out;
+}
+
+/**
+ * "how is the maize doing", 林子长得怎么样: a thing asked about in its state asks for the task that
+ * measures its condition (the graph's `condition` of the object), not for what kind of thing it is.
+ */
+function conditionHits(norm: string, hits: readonly FormMatch[]): FormMatch[] {
+  const out: FormMatch[] = [];
+  for (const h of hits) {
+    if (h.kind !== 'concept') continue;
+    const conditions = h.ids.map((id) => conceptInfo(id)).filter((c) => c?.kind === 'object' && c.condition).map((c) => c!.condition!);
+    if (conditions.length && stateQuestionAt(norm, h.start, h.end)) out.push({ kind: 'concept', ids: [...new Set(conditions)], form: h.form, start: h.start, end: h.end });
+  }
   return out;
 }
 
@@ -506,8 +522,11 @@ export function textFacts(text: string, infer = true): TextFacts {
   const constructions = infer ? constructionHits(norm, listed) : [];
   const shaped = [...(change ? [change] : []), ...constructions];
   for (const h of [...dictionary, ...shaped]) inferred.scale.set(h, INFERRED_WEIGHT);
+  const conditions = infer ? conditionHits(norm, listed) : [];
+  // The thing is named by a form of the graph; only which of its tasks is asked is read from the construction.
+  for (const h of conditions) inferred.scale.set(h, formWeight(h.form));
   const formats = infer ? outputFormatHits(norm, listed) : [];
-  const hits = [...listed, ...inferred.hits, ...(trend ? [trend] : []), ...shaped, ...formats].sort((a, b) => a.start - b.start || b.end - a.end);
+  const hits = [...listed, ...inferred.hits, ...(trend ? [trend] : []), ...shaped, ...conditions, ...formats].sort((a, b) => a.start - b.start || b.end - a.end);
   const operands = operandHits(hits, norm);
   // Under an inferred trend, what is measured is its variable (as in "NDVI trend"), not a task of its own.
   if (trend) for (const h of hits) if (h !== trend && h.kind === 'concept' && h.ids.some((id) => conceptInfo(id)?.kind === 'task')) operands.add(h);
@@ -552,8 +571,10 @@ export function textFacts(text: string, infer = true): TextFacts {
           for (const p of c.products?.slice(0, 1) ?? []) lacks.add(p);
           continue;
         }
-        // The first task type of a concept is its typical one; later ones are plausible alternatives.
-        (c.functions ?? []).forEach((f, rank) => addWeight(fnScores, f, w / (rank + 1)));
+        // The first task type of a concept is its typical one; later ones are plausible alternatives. A thing
+        // asked about in its state ("how is the maize doing") is not asked to be classified.
+        const identityKnown = c.kind === 'object' && stateQuestionAt(norm, h.start, h.end);
+        (c.functions ?? []).filter((f) => !(identityKnown && f === CLASSIFICATION)).forEach((f, rank) => addWeight(fnScores, f, w / (rank + 1)));
         if (c.kind === 'task' || c.kind === 'object') {
           // An object under an explicit operation is its operand ("buffer the road lines"), not the product.
           const share = c.kind === 'task' ? 1 : explicitTask ? 0.5 : 0.7;

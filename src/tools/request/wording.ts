@@ -91,6 +91,26 @@ export function outputFormatAt(norm: string, start: number): boolean {
   return HAN.test(before.slice(-2)) ? OUTPUT_FORMAT_ZH.test(before) : OUTPUT_FORMAT_EN.test(before);
 }
 
+// The thing is the subject of a question about how it is: "how are the X doing", "the X look(s) …",
+// "is the X …?", X长得…, X的长势, X怎么样. What it is, is then known; which kind it is, is not asked.
+const STATE_BEFORE_EN = /\bhow\s+(?:is|are|was|were|has|have|do|does|did)\s+(?:[a-z'-]+\s+){0,4}$|(?:^|[.;:!?]\s*)(?:is|are|was|were)\s+(?:the|my|our|your|their|these|those|this|that)\s+(?:[a-z'-]+\s+){0,2}$/;
+const STATE_AFTER_EN = /^(?:\s+[a-z'-]+){0,3}?\s+(?:looks?|looked|looking|seems?|seemed|appears?|appeared)\b(?!\s+like\b)/;
+const STATE_AFTER_ZH = /^[^，。？！,.?!；;]{0,6}?(?:长得|长势|怎么样|咋样|如何|好不好|状况|状态)/u;
+// …unless the kind is what is asked: "which crops", "what grows there", 什么作物, 哪种树.
+const KIND_ASKED_EN = /\b(?:which|what)\s+(?:[a-z-]+\s+)?(?:kinds?|types?|sorts?|species|variet(?:y|ies)|crops?|trees?)\b|\bwhat(?:s| is| are| was| were)?\s+(?:being\s+)?(?:grown|planted|sown|cultivated)\b|\bwhat\s+grows\b/;
+const KIND_ASKED_ZH = /(?:什么|啥|哪种|哪些)(?:作物|庄稼|树|品种|类型|种类)|种的[是都]?(?:啥|什么)|种类|类型/u;
+
+/**
+ * "how is the maize doing", "the vines look tired", 麦子长得咋样: the mention is the subject of a question
+ * about its state, and the question does not ask which kind it is.
+ */
+export function stateQuestionAt(norm: string, start: number, end: number): boolean {
+  if (KIND_ASKED_EN.test(norm) || KIND_ASKED_ZH.test(norm)) return false;
+  const after = norm.slice(end, end + 40);
+  if (HAN.test(norm.slice(start, end))) return STATE_AFTER_ZH.test(after);
+  return STATE_BEFORE_EN.test(norm.slice(Math.max(0, start - 50), start)) || STATE_AFTER_EN.test(after);
+}
+
 /** A negation word shortly before a mention ("are not aligned yet", "no classification"). */
 export function negatedAt(norm: string, start: number): boolean {
   const before = norm.slice(Math.max(0, start - 28), start);

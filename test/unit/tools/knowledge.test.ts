@@ -51,6 +51,7 @@ describe('knowledge graph integrity', () => {
       for (const p of c.products ?? []) if (!productInfo(p)) problems.push(`concept ${c.id} product ${p}`);
       for (const t of [...(c.tools ?? []), ...(c.chain ?? []), ...(c.requires ?? [])]) if (!known(t)) problems.push(`concept ${c.id}: ${t}`);
       for (const b of c.bands ?? []) if (!bandRoleFor(b)) problems.push(`concept ${c.id} band ${b}`);
+      if (c.condition && conceptInfo(c.condition)?.kind !== 'task') problems.push(`concept ${c.id} condition ${c.condition}`);
     }
     for (const s of g.sensors) {
       for (const role of Object.keys(s.bands)) if (!bandRoleFor(role)) problems.push(`sensor ${s.id} band role ${role}`);

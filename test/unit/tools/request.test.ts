@@ -293,6 +293,13 @@ describe('request channel: data the user says they have', () => {
     expect(zh.target.products.map((p) => p.id)).not.toContain('landcover_map');
   });
 
+  it('reads 已经有 and 有 with a classifier of images (有一幅…) as holding', () => {
+    const held = parseToolRequest('我这边已经有一幅土地覆盖分类图了，算算每一类各占多少公顷');
+    expect(held.context.available).toContain('landcover_map');
+    expect(held.taskTypes[0]?.id).toBe('statistics');
+    expect(parseToolRequest('有了两张土地利用图，看看哪里变了').context.available).toContain('landcover_map');
+  });
+
   it('still reads the same product as the target when it is asked for', () => {
     expect(parseToolRequest('Classify the delta into a land use map').target.products[0]?.id).toBe('landcover_map');
   });
@@ -332,9 +339,38 @@ describe('request channel: words between the marker and the mention', () => {
 
 describe('request channel: a crop named is a setting, crop types asked for are a task', () => {
   it('reads a crop name as cropland, not as crop-type mapping', () => {
-    expect(parseToolRequest('how is the soybean doing after the dry July').concepts.map((c) => c.id)).toEqual(['cropland']);
+    expect(parseToolRequest('how is the soybean doing after the dry July').concepts.map((c) => c.id)).not.toContain('crop_type');
     expect(parseToolRequest('这块大豆地长得怎么样').concepts.map((c) => c.id)).not.toContain('crop_type');
     expect(parseToolRequest('map the crop types of the county').concepts.map((c) => c.id)).toContain('crop_type');
+  });
+});
+
+describe('request channel: a thing asked about in its state', () => {
+  const read = (text: string) => {
+    const parsed = parseToolRequest(text);
+    return { concepts: parsed.concepts.map((c) => c.id), taskTypes: parsed.taskTypes.map((t) => t.id) };
+  };
+
+  it.each(['how are the soybeans doing this month?', 'the wheat behind the barn looks thin', '我家大豆长得怎么样', '后山那片森林的状况'])(
+    'reads how it is doing, not what kind it is: %s',
+    (text) => {
+      const { concepts, taskTypes } = read(text);
+      expect(concepts).toContain('vegetation_monitoring');
+      expect(taskTypes).not.toContain('classification');
+    },
+  );
+
+  it.each(['which parcels grow soybeans and which grow maize?', 'what does the farmland look like from above?', '这片地种的是什么作物，长得怎么样'])(
+    'still reads the kind when the kind is asked, or "look like" compares: %s',
+    (text) => {
+      const { concepts, taskTypes } = read(text);
+      expect(concepts).not.toContain('vegetation_monitoring');
+      expect(taskTypes[0]).toBe('classification');
+    },
+  );
+
+  it('reads the condition of water as its quality', () => {
+    expect(read('is the lake looking worse this summer?').concepts).toContain('water_quality');
   });
 });
 
