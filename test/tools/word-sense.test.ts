@@ -5,12 +5,13 @@ import { normalizeForMatch } from '../../src/tools/knowledge/index.ts';
 import { WORD_SENSE, conceptCloseness, conceptsOfWords, informationOf } from '../../src/tools/word-sense.ts';
 
 describe('words no lexicon lists, read by word vectors', () => {
-  // The readings are off in tool search by default (see WORD_SENSE): switched on here to test them.
+  // The concept reading is on by default (see WORD_SENSE); it is set here so that the tests do not depend on it.
+  const initial = WORD_SENSE.concepts;
   beforeAll(() => {
     WORD_SENSE.concepts = true;
   });
   afterAll(() => {
-    WORD_SENSE.concepts = false;
+    WORD_SENSE.concepts = initial;
   });
 
   it('reads an unknown word as the concept it is close to, and a vague or partly listed word as none', () => {
