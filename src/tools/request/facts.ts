@@ -11,7 +11,7 @@ import { conceptInfo, eoConceptEntries, functionInfo, matchForms, matchFormsBySt
 import { CONCEPT_TUNING, WORD_SENSE, conceptCloseness, conceptsOfWords, contentWords, dot, informationOf, senseVector } from '../word-sense.ts';
 import { spanOfYears } from './temporal.ts';
 import type { ConceptHit, Weighted } from './types.ts';
-import { HAN, areaQuestion, bufferDistance, doneAt, formWeight, laterStepAt, negatedAt, outputFormatAt, stateQuestionAt, zonalSummary } from './wording.ts';
+import { HAN, areaQuestion, bufferDistance, doneAt, formWeight, laterStepAt, negatedAt, outputFormatAt, stateQuestionAt, temporalSummary, zonalSummary } from './wording.ts';
 
 export interface TextFacts {
   concepts: ConceptHit[];
@@ -343,7 +343,8 @@ function inferredHits(norm: string, hits: readonly FormMatch[], zh: readonly Chi
     // A word whose commonest sense is only a time (年初 "beginning of the year") says when: setting. One that
     // names something in its time (早稻 "early season rice") is read.
     if (covered(w.start, w.end) || onlyATime(w.senses[0] ?? '')) continue;
-    const english = w.senses.flatMap((sense) => contentWords(sense)).filter(readable);
+    // Later senses are rarer uses: 平均 "average" is also "in equal proportions", which is not what a request means.
+    const english = w.senses.slice(0, DICTIONARY_SENSES).flatMap((sense) => contentWords(sense)).filter(readable);
     if (english.length === 0) continue;
     glosses.push(w.senses.slice(0, 2).join(' , '));
     // The first sense is the dictionary's commonest; the later ones add more noise than they find.
@@ -414,11 +415,13 @@ const FILE_FORMAT = 'file_format';
 const SAVE_DATA = 'save_data';
 const BUFFER = 'vector_processing';
 const ZONAL_STATISTICS = 'zonal_statistics';
+const TEMPORAL_AGGREGATION = 'temporal_aggregation';
 
 /**
  * Constructions that name a task by their shape, not by a word: "how many acres", "有几公顷", "how big is"
  * ask for the area of something; "a 300 m ring around", "within 2 km of", "周边500米" for a buffer; "the
- * mean per parcel", 按县算平均 for zonal statistics.
+ * mean per parcel", 按县算平均 for zonal statistics; "the mean for each month", 按周求平均 for a temporal
+ * aggregation.
  */
 function constructionHits(norm: string, hits: readonly FormMatch[]): FormMatch[] {
   const out: FormMatch[] = [];
@@ -427,6 +430,8 @@ function constructionHits(norm: string, hits: readonly FormMatch[]): FormMatch[]
   if (area && conceptInfo(AREA_STATISTICS) && !read('concept', AREA_STATISTICS)) out.push({ kind: 'concept', ids: [AREA_STATISTICS], form: area[0], start: area.index, end: area.index + area[0].length });
   const buffer = bufferDistance(norm);
   if (buffer && functionInfo(BUFFER) && !read('function', BUFFER)) out.push({ kind: 'function', ids: [BUFFER], form: 'buffer', start: buffer.index, end: buffer.index + buffer[0].length });
+  const perTime = temporalSummary(norm);
+  if (perTime && conceptInfo(TEMPORAL_AGGREGATION) && !read('concept', TEMPORAL_AGGREGATION)) out.push({ kind: 'concept', ids: [TEMPORAL_AGGREGATION], form: perTime[0], start: perTime.index, end: perTime.index + perTime[0].length });
   const zonal = zonalSummary(norm);
   if (zonal && conceptInfo(ZONAL_STATISTICS) && !read('concept', ZONAL_STATISTICS)) out.push({ kind: 'concept', ids: [ZONAL_STATISTICS], form: zonal[0], start: zonal.index, end: zonal.index + zonal[0].length });
   return out;
