@@ -200,6 +200,18 @@ function chineseWords(norm: string, singles = false): ChineseWord[] {
 
 const CALENDAR_SENSE = /\b(?:year|years|month|months|week|weeks|day|days|annual|annually|yearly|monthly|weekly|daily|season|seasons|seasonal)\b/;
 
+/** Adverbs of degree: what follows them is a property (多陡 "how steep", 最热 "hottest", 太密 "too dense"). */
+const DEGREE_ADVERB = /^(?:多|最|很|太|更|挺|较|这么|那么|多么)$/u;
+
+/**
+ * A single character after an adverb of degree is a property word, read like a longer word: alone, most
+ * single characters are grammatical or have many senses, but here the construction says which sense.
+ */
+function degreeOf(words: readonly ChineseWord[], i: number): boolean {
+  const before = words[i - 1];
+  return i > 0 && !!before && before.end === words[i]!.start && DEGREE_ADVERB.test(before.text);
+}
+
 /** Senses of a Chinese word searched for a graph form (CC-CEDICT lists the commonest first). */
 const DICTIONARY_SENSES = 2;
 /**
@@ -516,7 +528,7 @@ export function textFacts(text: string, infer = true): TextFacts {
   const norm = normalizeForMatch(text);
   const forms = matchFormsLoose(text);
   const words = chineseWords(norm, true);
-  const zh = words.filter((w) => [...w.text].length >= 2);
+  const zh = words.filter((w, i) => [...w.text].length >= 2 || degreeOf(words, i));
   // Without inference only the graph's own forms are read (whether a geographic question asks for EO
   // processing at all is decided by those: "cafés within 200 m of the square" is no buffer request).
   const dictionary = infer ? dictionaryHits(words, forms) : [];
