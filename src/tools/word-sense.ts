@@ -231,6 +231,53 @@ function conceptForms(): FormVector[] {
   return formVectors;
 }
 
+interface TwoWordForm {
+  concept: string;
+  modifier: string;
+  head: string;
+}
+
+let formsByHead: Map<string, TwoWordForm[]> | undefined;
+
+/** Two-word forms of task and object concepts ("surface temperature"), by the stem of their last word. */
+function twoWordForms(): Map<string, TwoWordForm[]> {
+  if (formsByHead) return formsByHead;
+  formsByHead = new Map();
+  for (const c of knowledgeGraph().concepts) {
+    if (c.kind !== 'task' && c.kind !== 'object') continue;
+    for (const form of c.en) {
+      const words = form.split(' ');
+      // Short modifiers are often abbreviations ("min", "max") whose vectors are those of names.
+      if (words.length !== 2 || !/^[a-z]{4,}$/.test(words[0]!) || !/^[a-z]+$/.test(words[1]!)) continue;
+      const head = stem(words[1]!);
+      formsByHead.set(head, [...(formsByHead.get(head) ?? []), { concept: c.id, modifier: words[0]!, head: words[1]! }]);
+    }
+  }
+  return formsByHead;
+}
+
+/** How close a modifier must be to a listed form's modifier to stand in for it (tuning halves: 0.55 loses what 0.5 gains). */
+export const VARIANT_CLOSENESS = 0.5;
+
+/**
+ * "ground temperature" for "surface temperature", "canopy moisture" for "vegetation moisture": a two-word
+ * phrase with the head of a listed two-word form and a modifier close in meaning to that form's modifier
+ * names the same thing. The concepts read, with the closeness of the modifiers.
+ */
+export function variantOfForm(modifier: string, head: string): { concept: string; closeness: number }[] {
+  const m = modifier.length >= 4 ? senseVector(modifier) : undefined;
+  if (!m) return [];
+  const best = new Map<string, number>();
+  for (const f of twoWordForms().get(stem(head)) ?? []) {
+    // The same noun, singular or plural: "pixel changed" is a clause, not a kind of "binary change".
+    if (f.modifier === modifier || (head !== f.head && head !== `${f.head}s` && `${head}s` !== f.head)) continue;
+    const v = senseVector(f.modifier);
+    const closeness = v ? dot(m, v) : 0;
+    if (closeness >= VARIANT_CLOSENESS && closeness > (best.get(f.concept) ?? 0)) best.set(f.concept, closeness);
+  }
+  return [...best].map(([concept, closeness]) => ({ concept, closeness })).sort((a, b) => b.closeness - a.closeness);
+}
+
 export interface SenseConcept {
   id: string;
   /** The words read as the concept. */

@@ -8,7 +8,7 @@ import { englishVocabulary, glossChinese } from '../../lexicon/zh-gloss.ts';
 import { memoizeBounded } from '../../memo.ts';
 import { lexicalTerms } from '../lexical.ts';
 import { conceptInfo, eoConceptEntries, functionInfo, matchForms, matchFormsByStem, normalizeForMatch, productInfo, productSatisfies, type FormMatch } from '../knowledge/index.ts';
-import { CONCEPT_TUNING, WORD_SENSE, conceptCloseness, conceptsOfWords, contentWords, dot, informationOf, senseVector } from '../word-sense.ts';
+import { CONCEPT_TUNING, WORD_SENSE, conceptCloseness, conceptsOfWords, contentWords, dot, informationOf, senseVector, variantOfForm } from '../word-sense.ts';
 import { spanOfYears } from './temporal.ts';
 import type { ConceptHit, Weighted } from './types.ts';
 import { HAN, areaQuestion, bufferDistance, doneAt, formWeight, laterStepAt, negatedAt, outputFormatAt, stateQuestionAt, temporalSummary, zonalSummary } from './wording.ts';
@@ -309,6 +309,11 @@ function dedicatedConcepts(): Map<string, string> {
   return dedicated;
 }
 
+/** The least information of a modifier read as a variant of a form's ("ground" 0.44 is read, "this" 0.05 is not). */
+const VARIANT_MIN_INFORMATION = 0.3;
+/** How much closer the modifier must be to the closest form's than to the next concept's form's. */
+const VARIANT_MARGIN = 0.05;
+
 /** How close in meaning (word vectors) a closed compound must be to its last word to be read as a kind of it. */
 const COMPOUND_CLOSENESS = 0.4;
 
@@ -365,6 +370,18 @@ function inferredHits(norm: string, hits: readonly FormMatch[], zh: readonly Chi
   }
   const out: FormMatch[] = [];
   const scale = new Map<FormMatch, number>();
+  // Each pair of adjacent words (overlapping): a modifier no form covers, then any word.
+  for (const m of WORD_SENSE.concepts ? norm.matchAll(/\b([a-z]+) (?=([a-z]+)\b)/g) : []) {
+    const [modifier, head] = [m[1]!, m[2]!];
+    const end = m.index + m[0].length + head.length;
+    if (covered(m.index, m.index + modifier.length) || inSetting(norm, m.index) || TIME_WORDS.test(modifier) || informationOf(modifier) < VARIANT_MIN_INFORMATION) continue;
+    // The closest form must stand out: "nan values" is as close to "min value" as to "max value".
+    const [variant, next] = variantOfForm(modifier, head);
+    if (!variant || (next && variant.closeness - next.closeness < VARIANT_MARGIN)) continue;
+    const hit: FormMatch = { kind: 'concept', ids: [variant.concept], form: `${modifier} ${head}`, start: m.index, end };
+    out.push(hit);
+    scale.set(hit, INFERRED_WEIGHT * variant.closeness);
+  }
   for (const c of WORD_SENSE.concepts ? conceptsOfWords(words.flatMap((w) => w.english)) : []) {
     // The reading is placed on the word that is closest to the concept.
     const at = words
