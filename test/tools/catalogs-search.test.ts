@@ -146,10 +146,6 @@ describe.skipIf(!hasData)(`EO tool catalogs, search and workflows (${testMode} m
     expect(await top('which parcels grow soybeans and which grow maize?')).toBe('crop_type_classification');
   });
 
-  it('reads a word no form lists by its word vector: steepness is terrain', async () => {
-    expect((await search('is the ridge steep for a new vineyard?')).tools[0]?.id).toBe('dem_slope_aspect');
-  });
-
   it('answers what a later step needs first when only the later step is named', async () => {
     const top = async (query: string) => (await search(query)).tools[0]?.id;
     expect(await top('before we run change detection on the pair, what has to be done to them?')).toBe('image_registration');

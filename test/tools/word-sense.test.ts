@@ -2,16 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { meaningSimilarity, textSimilarity } from '../../src/memory/priors.ts';
 import { inSetting, parseToolRequest, settingOnlyTerms } from '../../src/tools/request/index.ts';
 import { normalizeForMatch } from '../../src/tools/knowledge/index.ts';
-import { WORD_SENSE, conceptCloseness, conceptsOfWords, informationOf, variantOfForm } from '../../src/tools/word-sense.ts';
+import { WORD_SENSE, conceptCloseness, conceptsOfWords, informationOf } from '../../src/tools/word-sense.ts';
 
 describe('words no lexicon lists, read by word vectors', () => {
-  // The concept reading is on by default (see WORD_SENSE); it is set here so that the tests do not depend on it.
-  const initial = WORD_SENSE.concepts;
+  // The readings are off in tool search by default (see WORD_SENSE): switched on here to test them.
   beforeAll(() => {
     WORD_SENSE.concepts = true;
   });
   afterAll(() => {
-    WORD_SENSE.concepts = initial;
+    WORD_SENSE.concepts = false;
   });
 
   it('reads an unknown word as the concept it is close to, and a vague or partly listed word as none', () => {
@@ -64,19 +63,6 @@ describe('words no lexicon lists, read by word vectors', () => {
     // 友谊 "companionship; fellowship; friendship" and 回应 "respond" only end like "ship" and "pond".
     expect(ids('两国的友谊')).not.toContain('ship');
     expect(ids('请尽快回应')).not.toContain('water_body');
-  });
-
-  it('reads a two-word phrase as a listed form whose modifier it varies, and only a noun phrase', () => {
-    expect(variantOfForm('earth', 'temperature')[0]?.concept).toBe('land_surface_temperature');
-    expect(variantOfForm('leaf', 'moisture')[0]?.concept).toBe('vegetation_water');
-    // Short modifiers ("min" in "min value") are too often names or abbreviations to compare.
-    expect(variantOfForm('nan', 'values')).toEqual([]);
-    const concepts = (text: string) => parseToolRequest(text).concepts.map((c) => `${c.id}:${c.form}`);
-    expect(concepts('a map of earth temperature for the valley')).toContain('land_surface_temperature:earth temperature');
-    expect(concepts('leaf moisture of the orchard rows after the heatwave')).toContain('vegetation_water:leaf moisture');
-    // The head is the form's noun, singular or plural; the same stem as a verb makes a clause, not a compound.
-    expect(variantOfForm('pixel', 'change')[0]?.concept).toBe('change_threshold');
-    expect(variantOfForm('pixel', 'changed')).toEqual([]);
   });
 
   it('glosses Chinese words the graph does not list (CC-CEDICT) and reads them as concepts', () => {

@@ -8,7 +8,7 @@ import { englishVocabulary, glossChinese } from '../../lexicon/zh-gloss.ts';
 import { memoizeBounded } from '../../memo.ts';
 import { lexicalTerms } from '../lexical.ts';
 import { conceptInfo, eoConceptEntries, functionInfo, matchForms, matchFormsByStem, normalizeForMatch, productInfo, productSatisfies, type FormMatch } from '../knowledge/index.ts';
-import { CONCEPT_TUNING, WORD_SENSE, conceptCloseness, conceptsOfWords, contentWords, dot, informationOf, senseVector, variantOfForm } from '../word-sense.ts';
+import { CONCEPT_TUNING, WORD_SENSE, conceptCloseness, conceptsOfWords, contentWords, dot, informationOf, senseVector } from '../word-sense.ts';
 import { spanOfYears } from './temporal.ts';
 import type { ConceptHit, Weighted } from './types.ts';
 import { HAN, areaQuestion, bufferDistance, doneAt, formWeight, laterStepAt, negatedAt, outputFormatAt, stateQuestionAt, temporalSummary, zonalSummary } from './wording.ts';
@@ -200,18 +200,6 @@ function chineseWords(norm: string, singles = false): ChineseWord[] {
 
 const CALENDAR_SENSE = /\b(?:year|years|month|months|week|weeks|day|days|annual|annually|yearly|monthly|weekly|daily|season|seasons|seasonal)\b/;
 
-/** Adverbs of degree: what follows them is a property (多陡 "how steep", 最热 "hottest", 太密 "too dense"). */
-const DEGREE_ADVERB = /^(?:多|最|很|太|更|挺|较|这么|那么|多么)$/u;
-
-/**
- * A single character after an adverb of degree is a property word, read like a longer word: alone, most
- * single characters are grammatical or have many senses, but here the construction says which sense.
- */
-function degreeOf(words: readonly ChineseWord[], i: number): boolean {
-  const before = words[i - 1];
-  return i > 0 && !!before && before.end === words[i]!.start && DEGREE_ADVERB.test(before.text);
-}
-
 /** Senses of a Chinese word searched for a graph form (CC-CEDICT lists the commonest first). */
 const DICTIONARY_SENSES = 2;
 /**
@@ -309,11 +297,6 @@ function dedicatedConcepts(): Map<string, string> {
   return dedicated;
 }
 
-/** The least information of a modifier read as a variant of a form's ("ground" 0.44 is read, "this" 0.05 is not). */
-const VARIANT_MIN_INFORMATION = 0.3;
-/** How much closer the modifier must be to the closest form's than to the next concept's form's. */
-const VARIANT_MARGIN = 0.05;
-
 /** How close in meaning (word vectors) a closed compound must be to its last word to be read as a kind of it. */
 const COMPOUND_CLOSENESS = 0.4;
 
@@ -370,18 +353,6 @@ function inferredHits(norm: string, hits: readonly FormMatch[], zh: readonly Chi
   }
   const out: FormMatch[] = [];
   const scale = new Map<FormMatch, number>();
-  // Each pair of adjacent words (overlapping): a modifier no form covers, then any word.
-  for (const m of WORD_SENSE.concepts ? norm.matchAll(/\b([a-z]+) (?=([a-z]+)\b)/g) : []) {
-    const [modifier, head] = [m[1]!, m[2]!];
-    const end = m.index + m[0].length + head.length;
-    if (covered(m.index, m.index + modifier.length) || inSetting(norm, m.index) || TIME_WORDS.test(modifier) || informationOf(modifier) < VARIANT_MIN_INFORMATION) continue;
-    // The closest form must stand out: "nan values" is as close to "min value" as to "max value".
-    const [variant, next] = variantOfForm(modifier, head);
-    if (!variant || (next && variant.closeness - next.closeness < VARIANT_MARGIN)) continue;
-    const hit: FormMatch = { kind: 'concept', ids: [variant.concept], form: `${modifier} ${head}`, start: m.index, end };
-    out.push(hit);
-    scale.set(hit, INFERRED_WEIGHT * variant.closeness);
-  }
   for (const c of WORD_SENSE.concepts ? conceptsOfWords(words.flatMap((w) => w.english)) : []) {
     // The reading is placed on the word that is closest to the concept.
     const at = words
@@ -545,7 +516,7 @@ export function textFacts(text: string, infer = true): TextFacts {
   const norm = normalizeForMatch(text);
   const forms = matchFormsLoose(text);
   const words = chineseWords(norm, true);
-  const zh = words.filter((w, i) => [...w.text].length >= 2 || degreeOf(words, i));
+  const zh = words.filter((w) => [...w.text].length >= 2);
   // Without inference only the graph's own forms are read (whether a geographic question asks for EO
   // processing at all is decided by those: "cafés within 200 m of the square" is no buffer request).
   const dictionary = infer ? dictionaryHits(words, forms) : [];
