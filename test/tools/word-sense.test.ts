@@ -65,6 +65,11 @@ describe('words no lexicon lists, read by word vectors', () => {
     expect(ids('请尽快回应')).not.toContain('water_body');
   });
 
+  it('reads a Chinese word by its first dictionary senses only', () => {
+    // 平均 is also "in equal proportions": a rare sense, whose "equal" is close to the minimum and maximum.
+    expect(parseToolRequest('把逐日的数据按周求平均').concepts.map((c) => c.id)).not.toContain('minimum');
+  });
+
   it('glosses Chinese words the graph does not list (CC-CEDICT) and reads them as concepts', () => {
     const parsed = parseToolRequest('湖面上是不是有很多漂浮的藻类');
     expect(parsed.concepts.map((c) => c.id)).toContain('algal_bloom');
