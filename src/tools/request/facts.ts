@@ -441,14 +441,17 @@ function constructionHits(norm: string, hits: readonly FormMatch[]): FormMatch[]
  * "how is the maize doing", 林子长得怎么样: a thing asked about in its state asks for the task that
  * measures its condition (the graph's `condition` of the object), not for what kind of thing it is.
  */
-function conditionHits(norm: string, hits: readonly FormMatch[]): FormMatch[] {
+function conditionHits(stated: ReadonlySet<FormMatch>): FormMatch[] {
   const out: FormMatch[] = [];
-  for (const h of hits) {
-    if (h.kind !== 'concept') continue;
-    const conditions = h.ids.map((id) => conceptInfo(id)).filter((c) => c?.kind === 'object' && c.condition).map((c) => c!.condition!);
-    if (conditions.length && stateQuestionAt(norm, h.start, h.end)) out.push({ kind: 'concept', ids: [...new Set(conditions)], form: h.form, start: h.start, end: h.end });
+  for (const h of stated) {
+    const conditions = h.ids.map((id) => conceptInfo(id)?.condition).filter((c): c is string => !!c);
+    if (conditions.length) out.push({ ...h, ids: [...new Set(conditions)] });
   }
   return out;
+}
+
+function isObjectHit(h: FormMatch): boolean {
+  return h.kind === 'concept' && h.ids.every((id) => conceptInfo(id)?.kind === 'object');
 }
 
 /** A file format is what data is in: it asks for saving only as the result's form ("save it as GeoTIFF", 导出成NetCDF). */
@@ -527,7 +530,9 @@ export function textFacts(text: string, infer = true): TextFacts {
   const constructions = infer ? constructionHits(norm, listed) : [];
   const shaped = [...(change ? [change] : []), ...constructions];
   for (const h of [...dictionary, ...shaped]) inferred.scale.set(h, INFERRED_WEIGHT);
-  const conditions = infer ? conditionHits(norm, listed) : [];
+  // Objects asked about in their state ("how are the soybeans doing"): their kind is known.
+  const stated = new Set(infer ? listed.filter((h) => isObjectHit(h) && stateQuestionAt(norm, h.start, h.end)) : []);
+  const conditions = conditionHits(stated);
   // The thing is named by a form of the graph; only which of its tasks is asked is read from the construction.
   for (const h of conditions) inferred.scale.set(h, formWeight(h.form));
   const formats = infer ? outputFormatHits(norm, listed) : [];
@@ -557,7 +562,7 @@ export function textFacts(text: string, infer = true): TextFacts {
   for (const h of readings) {
     if (givenQuantity(norm, h)) continue;
     const negated = negatedAt(norm, h.start);
-    const isObject = h.kind === 'concept' && h.ids.every((id) => conceptInfo(id)?.kind === 'object');
+    const isObject = isObjectHit(h);
     const operand = [...operands].some((o) => o.start <= h.start && o.end >= h.end);
     const w = (inferred.scale.get(h) ?? formWeight(h.form)) * (operand ? 0.4 : 1) * (isObject && explicitTask ? 0.3 : 1) * (later.has(h) ? LATER_STEP_WEIGHT : 1);
     if (h.kind === 'concept' && insideState(h)) continue;
@@ -578,8 +583,7 @@ export function textFacts(text: string, infer = true): TextFacts {
         }
         // The first task type of a concept is its typical one; later ones are plausible alternatives. A thing
         // asked about in its state ("how is the maize doing") is not asked to be classified.
-        const identityKnown = c.kind === 'object' && stateQuestionAt(norm, h.start, h.end);
-        (c.functions ?? []).filter((f) => !(identityKnown && f === CLASSIFICATION)).forEach((f, rank) => addWeight(fnScores, f, w / (rank + 1)));
+        (c.functions ?? []).filter((f) => !(stated.has(h) && f === CLASSIFICATION)).forEach((f, rank) => addWeight(fnScores, f, w / (rank + 1)));
         if (c.kind === 'task' || c.kind === 'object') {
           // An object under an explicit operation is its operand ("buffer the road lines"), not the product.
           const share = c.kind === 'task' ? 1 : explicitTask ? 0.5 : 0.7;
