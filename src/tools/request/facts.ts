@@ -532,9 +532,8 @@ export function textFacts(text: string, infer = true): TextFacts {
   for (const h of [...dictionary, ...shaped]) inferred.scale.set(h, INFERRED_WEIGHT);
   // Objects asked about in their state ("how are the soybeans doing"): their kind is known.
   const stated = new Set(infer ? listed.filter((h) => isObjectHit(h) && stateQuestionAt(norm, h.start, h.end)) : []);
+  // Weighed like the form that names the thing (no scale): only which of its tasks is asked is inferred.
   const conditions = conditionHits(stated);
-  // The thing is named by a form of the graph; only which of its tasks is asked is read from the construction.
-  for (const h of conditions) inferred.scale.set(h, formWeight(h.form));
   const formats = infer ? outputFormatHits(norm, listed) : [];
   const hits = [...listed, ...inferred.hits, ...(trend ? [trend] : []), ...shaped, ...conditions, ...formats].sort((a, b) => a.start - b.start || b.end - a.end);
   const operands = operandHits(hits, norm);

@@ -153,12 +153,14 @@ const ZONAL_EN = new RegExp(
   `\\b${SUMMARY_EN}\\b(?:\\s+[a-z-]+){0,4}?\\s+(?:per|for each|for every|in each|in every|within each|by)\\s+(?:the\\s+|its\\s+|their\\s+)?(?!${NOT_ZONE_EN}\\b|[a-z-]+ing\\b)(?:[a-z-]+\\s+)?(?!${NOT_ZONE_EN}\\b)[a-z-]{3,}\\b(?!\\s+${NOT_ZONE_EN}\\b)`,
 );
 const SUMMARY_ZH = '(?:平均|均值|总和|总量|最大值|最小值|中位数|统计)';
+/** What follows the unit a summary is made per: 内/里/的, 分别, a verb of computing, then the summary. */
+const SUMMARY_AFTER_UNIT_ZH = `(?:内|里|的)?(?:分别)?(?:算|求|计算|统计|取)?(?:一下|个)?${SUMMARY_ZH}`;
 const NOT_ZONE_ZH = '[年月季天日周景期时像波类]';
-const ZONAL_ZH = new RegExp(`(?:按|每个|每一个|各个|逐个)(?:每个|每一个|一个)?(?!${NOT_ZONE_ZH})\\p{Script=Han}{1,6}?(?:内|里|的)?(?:分别)?(?:算|求|计算|统计|取)?(?:一下|个)?${SUMMARY_ZH}`, 'u');
+const ZONAL_ZH = new RegExp(`(?:按|每个|每一个|各个|逐个)(?:每个|每一个|一个)?(?!${NOT_ZONE_ZH})\\p{Script=Han}{1,6}?${SUMMARY_AFTER_UNIT_ZH}`, 'u');
 
 const TIME_UNIT_EN = '(?:days?|weeks?|months?|seasons?|years?|decades?)';
 const PER_TIME_EN = new RegExp(`\\b${SUMMARY_EN}\\b(?:\\s+[a-z-]+){0,4}?\\s+(?:per|for each|for every|in each|in every|each|every|by)\\s+(?:the\\s+)?${TIME_UNIT_EN}\\b`);
-const PER_TIME_ZH = new RegExp(`(?:按|每|逐)(?:个|一个)?[日天周旬月季年](?:度)?(?:的|里|内)?(?:分别)?(?:算|求|计算|统计|取)?(?:一下|个)?${SUMMARY_ZH}`, 'u');
+const PER_TIME_ZH = new RegExp(`(?:按|每|逐)(?:个|一个)?[日天周旬月季年](?:度)?${SUMMARY_AFTER_UNIT_ZH}`, 'u');
 
 /** "weekly means" said the long way: "the mean for each month", 按周求平均: a summary per period of time. */
 export function temporalSummary(norm: string): RegExpExecArray | null {
