@@ -146,6 +146,13 @@ describe.skipIf(!hasData)(`EO tool catalogs, search and workflows (${testMode} m
     expect(await top('which parcels grow soybeans and which grow maize?')).toBe('crop_type_classification');
   });
 
+  it('answers a state described by dryness with a vegetation water index', async () => {
+    const water = new Set(['index:NDMI', 'index:MSI', 'index:NDII', 'index:GVMI', 'index:DSWI1', 'index:DSWI2', 'index:DSWI3', 'index:DSWI4', 'index:DSWI5', 'index:DSI']);
+    const tools = async (query: string) => (await search(query)).tools.map((t) => t.id);
+    expect(water.has((await tools('are the pine forests parched this August?'))[0]!)).toBe(true);
+    expect(water.has((await tools('is the meadow soggy after the snowmelt?'))[0]!)).toBe(true);
+  });
+
   it('answers what a later step needs first when only the later step is named', async () => {
     const top = async (query: string) => (await search(query)).tools[0]?.id;
     expect(await top('before we run change detection on the pair, what has to be done to them?')).toBe('image_registration');

@@ -114,6 +114,11 @@ const ConceptSchema = z.strictObject({
   temporal: TemporalSchema.optional(),
   /** For an object: the task concept that says how it is doing (cropland: vegetation monitoring). */
   condition: z.string().optional(),
+  /**
+   * For an object: the task concept that measures one property of it, by the property's WordNet name
+   * (the attribute of the adjectives that describe it: "wetness" for dry, parched, moist).
+   */
+  conditions: z.record(z.string(), z.string()).optional(),
 });
 
 export const GraphSchema = z.strictObject({

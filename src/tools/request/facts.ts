@@ -5,6 +5,7 @@
  */
 import { stem } from '../../embedding/text.ts';
 import { englishVocabulary, glossChinese } from '../../lexicon/zh-gloss.ts';
+import { propertiesOf } from '../../lexicon/wordnet.ts';
 import { memoizeBounded } from '../../memo.ts';
 import { lexicalTerms } from '../lexical.ts';
 import { conceptInfo, eoConceptEntries, functionInfo, matchForms, matchFormsByStem, normalizeForMatch, productInfo, productSatisfies, type FormMatch } from '../knowledge/index.ts';
@@ -439,15 +440,39 @@ function constructionHits(norm: string, hits: readonly FormMatch[]): FormMatch[]
 
 /**
  * "how is the maize doing", 林子长得怎么样: a thing asked about in its state asks for the task that
- * measures its condition (the graph's `condition` of the object), not for what kind of thing it is.
+ * measures its condition (the graph's `condition` of the object), not for what kind of thing it is. When
+ * the sentence describes the state by a property the graph measures for that thing ("are the trees
+ * parched?", 草地干不干: a value of wetness), the task of that property is asked instead (`conditions`).
  */
-function conditionHits(stated: ReadonlySet<FormMatch>): FormMatch[] {
+function conditionHits(stated: ReadonlySet<FormMatch>, norm: string, words: readonly ChineseWord[]): FormMatch[] {
   const out: FormMatch[] = [];
   for (const h of stated) {
-    const conditions = h.ids.map((id) => conceptInfo(id)?.condition).filter((c): c is string => !!c);
+    const properties = propertiesAround(norm, h, words);
+    const conditions = h.ids
+      .map((id) => {
+        const c = conceptInfo(id);
+        return properties.map((p) => c?.conditions?.[p]).find(Boolean) ?? c?.condition;
+      })
+      .filter((c): c is string => !!c);
     if (conditions.length) out.push({ ...h, ids: [...new Set(conditions)] });
   }
   return out;
+}
+
+const SENTENCE_END = /[.?!;。？！；]/u;
+
+/**
+ * The properties (WordNet attributes, lexicon/wordnet.ts) of the describing words in the sentence of a
+ * mention: its other English words, and the first dictionary sense of the Chinese words after it.
+ */
+function propertiesAround(norm: string, h: FormMatch, words: readonly ChineseWord[]): string[] {
+  let start = h.start;
+  while (start > 0 && !SENTENCE_END.test(norm[start - 1]!)) start--;
+  let end = h.end;
+  while (end < norm.length && !SENTENCE_END.test(norm[end]!)) end++;
+  const english = [...norm.slice(start, h.start).matchAll(/[a-z]+/g), ...norm.slice(h.end, end).matchAll(/[a-z]+/g)].map((m) => m[0]);
+  const chinese = words.filter((w) => w.start >= h.end && w.end <= end).flatMap((w) => (/^[a-z]+$/i.test(w.senses[0] ?? '') ? [w.senses[0]!] : []));
+  return [...new Set([...english, ...chinese].flatMap(propertiesOf))];
 }
 
 function isObjectHit(h: FormMatch): boolean {
@@ -533,7 +558,7 @@ export function textFacts(text: string, infer = true): TextFacts {
   // Objects asked about in their state ("how are the soybeans doing"): their kind is known.
   const stated = new Set(infer ? listed.filter((h) => isObjectHit(h) && stateQuestionAt(norm, h.start, h.end)) : []);
   // Weighed like the form that names the thing (no scale): only which of its tasks is asked is inferred.
-  const conditions = conditionHits(stated);
+  const conditions = conditionHits(stated, norm, words);
   const formats = infer ? outputFormatHits(norm, listed) : [];
   const hits = [...listed, ...inferred.hits, ...(trend ? [trend] : []), ...shaped, ...conditions, ...formats].sort((a, b) => a.start - b.start || b.end - a.end);
   const operands = operandHits(hits, norm);

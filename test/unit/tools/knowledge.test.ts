@@ -52,6 +52,7 @@ describe('knowledge graph integrity', () => {
       for (const t of [...(c.tools ?? []), ...(c.chain ?? []), ...(c.requires ?? [])]) if (!known(t)) problems.push(`concept ${c.id}: ${t}`);
       for (const b of c.bands ?? []) if (!bandRoleFor(b)) problems.push(`concept ${c.id} band ${b}`);
       if (c.condition && conceptInfo(c.condition)?.kind !== 'task') problems.push(`concept ${c.id} condition ${c.condition}`);
+      for (const [property, task] of Object.entries(c.conditions ?? {})) if (conceptInfo(task)?.kind !== 'task') problems.push(`concept ${c.id} ${property} condition ${task}`);
     }
     for (const s of g.sensors) {
       for (const role of Object.keys(s.bands)) if (!bandRoleFor(role)) problems.push(`sensor ${s.id} band role ${role}`);

@@ -372,6 +372,21 @@ describe('request channel: a thing asked about in its state', () => {
   it('reads the condition of water as its quality', () => {
     expect(read('is the lake looking worse this summer?').concepts).toContain('water_quality');
   });
+
+  it.each(['are the pine forests parched this August?', 'is the meadow soggy after the snowmelt?', '这片草原怎么样，是不是很干'])(
+    'reads a state described by its wetness as the water content of the vegetation: %s',
+    (text) => {
+      const { concepts } = read(text);
+      expect(concepts).toContain('vegetation_water');
+      expect(concepts).not.toContain('vegetation_monitoring');
+    },
+  );
+
+  it('reads a town asked about its heat as its heat island, and a state with no property as the default', () => {
+    expect(read('is the old town hot in the evenings?').concepts).toContain('urban_heat_island');
+    expect(read('how is the cotton doing?').concepts).toContain('vegetation_monitoring');
+    expect(read('how is the cotton doing?').concepts).not.toContain('vegetation_water');
+  });
 });
 
 describe('request channel: a named statistic is the task, what it summarises its operand', () => {
