@@ -81,7 +81,8 @@ function pointers(offset: number): { symbol: string; offset: number }[] {
   const read = readSync(f.data, buffer, 0, buffer.length, offset);
   const end = buffer.indexOf(NEWLINE);
   const line = buffer.toString('utf8', 0, end >= 0 ? end : read);
-  const fields = line.slice(0, line.indexOf(' | ') >>> 0).split(' ');
+  const gloss = line.indexOf(' | ');
+  const fields = (gloss >= 0 ? line.slice(0, gloss) : line).split(' ');
   const wordCount = Number.parseInt(fields[3]!, 16);
   const at = 4 + 2 * wordCount;
   const out: { symbol: string; offset: number }[] = [];

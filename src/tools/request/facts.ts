@@ -442,7 +442,7 @@ function constructionHits(norm: string, hits: readonly FormMatch[]): FormMatch[]
  * "how is the maize doing", 林子长得怎么样: a thing asked about in its state asks for the task that
  * measures its condition (the graph's `condition` of the object), not for what kind of thing it is. When
  * the sentence describes the state by a property the graph measures for that thing ("are the trees
- * parched?", 草地干不干: a value of wetness), the task of that property is asked instead (`conditions`).
+ * parched?", …是不是很干: values of wetness), the task of that property is asked instead (`conditions`).
  */
 function conditionHits(stated: ReadonlySet<FormMatch>, norm: string, words: readonly ChineseWord[]): FormMatch[] {
   const out: FormMatch[] = [];
