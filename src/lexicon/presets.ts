@@ -162,3 +162,31 @@ export function presetConceptById(id: string): PoiConcept | undefined {
   byId ??= new Map(presetVocabulary().concepts.map((c) => [c.id, c]));
   return byId.get(id);
 }
+
+/** The labels of one OSM field's options (the `crop` field: Barley, Sugar Beets…), English and zh-CN. */
+export interface FieldOptionNames {
+  en: string[];
+  zh: string[];
+}
+
+const fieldOptionCache = new Map<string, FieldOptionNames>();
+
+/** The option labels of the field `key` in the installed schema (empty when the package or field is absent). */
+export function fieldOptionNames(key: string): FieldOptionNames {
+  const cached = fieldOptionCache.get(key);
+  if (cached) return cached;
+  let names: FieldOptionNames = { en: [], zh: [] };
+  try {
+    const require = createRequire(import.meta.url);
+    const dir = require.resolve('@openstreetmap/id-tagging-schema/dist/presets.min.json').replace(/presets\.min\.json$/, '');
+    type Fields = Record<string, { options?: Record<string, string> }>;
+    const read = (file: string, lang: string): Fields =>
+      ((JSON.parse(readFileSync(`${dir}${file}`, 'utf8')) as Record<string, { presets?: { fields?: Fields } }>)[lang]?.presets?.fields ?? {}) as Fields;
+    const labels = (fields: Fields) => Object.values(fields[key]?.options ?? {}).filter((v): v is string => typeof v === 'string');
+    names = { en: labels(read('translations/en.min.json', 'en')).map((l) => l.toLowerCase()), zh: labels(read('translations/zh-CN.min.json', 'zh-CN')) };
+  } catch {
+    // The schema is optional: without it a concept keeps the forms the graph lists.
+  }
+  fieldOptionCache.set(key, names);
+  return names;
+}

@@ -9,6 +9,7 @@ import {
   eoConceptEntries,
   functionInfo,
   isGenericProduct,
+  isKindForm,
   productAncestors,
   productInfo,
   productSatisfies,
@@ -50,8 +51,10 @@ export function specificOutputs(tool: Pick<ToolRecord, 'outputs'>): string[] {
  */
 export function conceptsOfTool(tool: Pick<ToolRecord, 'id' | 'name' | 'outputs'>): EoConcept[] {
   const outputs = specificOutputs(tool);
+  // A name that names one kind of a thing (a wheat index) is not about the thing in
+  // general: the request that names that kind finds it by its words.
   const named = new Set(
-    matchForms(`${spelledOutName(tool.name)} . ${humanise(tool.id)}`, ['concept']).flatMap((h) => h.ids),
+    matchForms(`${spelledOutName(tool.name)} . ${humanise(tool.id)}`, ['concept']).flatMap((h) => h.ids.filter((id) => !isKindForm(id, h.form))),
   );
   return eoConceptEntries().filter((c) => {
     if (c.kind === 'modifier' || c.kind === 'modality') return false;

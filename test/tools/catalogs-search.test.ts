@@ -146,6 +146,15 @@ describe.skipIf(!hasData)(`EO tool catalogs, search and workflows (${testMode} m
     expect(await top('which parcels grow soybeans and which grow maize?')).toBe('crop_type_classification');
   });
 
+  it('answers how a crop is doing with a general vegetation index, not an index named after that crop', async () => {
+    const ndvi = ['ndvi', 'ndvi_calculator', 'index:NDVI'];
+    const top = async (query: string) => (await search(query)).tools[0]?.id;
+    // The wheat indices (WCI) name the crop; a question about the wheat's state asks for its vigour.
+    expect(ndvi).toContain(await top('how is the wheat doing this month?'));
+    expect(ndvi).toContain(await top('how are the potatoes doing after the rain?'));
+    expect((await search('a chlorophyll index made for wheat canopies')).tools.slice(0, 3).map((t) => t.id)).toEqual(expect.arrayContaining(['index:WCI1']));
+  });
+
   it('answers a state described by dryness with a vegetation water index', async () => {
     const water = new Set(['index:NDMI', 'index:MSI', 'index:NDII', 'index:GVMI', 'index:DSWI1', 'index:DSWI2', 'index:DSWI3', 'index:DSWI4', 'index:DSWI5', 'index:DSI']);
     const tools = async (query: string) => (await search(query)).tools.map((t) => t.id);

@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Concept } from '../../lexicon/types.ts';
+import { fieldOptionNames } from '../../lexicon/presets.ts';
 import { normalizeForMatch } from './normalize.ts';
 import { GraphSchema, type BandRole, type CapabilityInfo, type EoConcept, type FamilyInfo, type FunctionInfo, type KnowledgeGraph, type ProductInfo, type SensorEntry, type SensorInfo } from './schema.ts';
 
@@ -39,11 +40,49 @@ function resolveSensors(raw: SensorEntry[]): SensorInfo[] {
   });
 }
 
+/**
+ * Concepts with the option labels of their OSM field added to their forms. A label that is already a form
+ * of another concept stays that concept's (the crop "Grass" is grassland), and a one-character Chinese label
+ * (草, 茶) is left out: forms are matched inside longer words, and one character is part of too many.
+ */
+function withFieldOptions(concepts: EoConcept[]): EoConcept[] {
+  const taken = new Set(concepts.flatMap((c) => [...c.en, ...c.zh].map((f) => normalizeForMatch(f))));
+  return concepts.map((c) => {
+    if (!c.osmField) return c;
+    const options = fieldOptionNames(c.osmField);
+    const fresh = (forms: string[], minLength: number) => [...new Set(forms.filter((f) => [...f].length >= minLength && !taken.has(normalizeForMatch(f))))];
+    return { ...c, en: [...c.en, ...fresh(options.en, 3)], zh: [...c.zh, ...fresh(options.zh, 2)] };
+  });
+}
+
+/**
+ * Whether `form` names one kind of the concept rather than the concept (barley, wheat for cropland): an
+ * option of the concept's OSM field, in English or Chinese.
+ */
+export function isKindForm(conceptId: string, form: string): boolean {
+  const kinds = kindFormsOf(conceptId);
+  const key = normalizeForMatch(form);
+  return kinds.has(key) || kinds.has(`${key}s`);
+}
+
+const kindForms = new Map<string, Set<string>>();
+
+function kindFormsOf(conceptId: string): Set<string> {
+  let kinds = kindForms.get(conceptId);
+  if (!kinds) {
+    const field = knowledgeGraph().concepts.find((c) => c.id === conceptId)?.osmField;
+    const options = field ? fieldOptionNames(field) : { en: [], zh: [] };
+    kinds = new Set([...options.en, ...options.zh].map((o) => normalizeForMatch(o)));
+    kindForms.set(conceptId, kinds);
+  }
+  return kinds;
+}
+
 /** The parsed, validated graph (read once). Throws with the zod issue path if the JSON is malformed. */
 export function knowledgeGraph(): KnowledgeGraph {
   if (cached) return cached;
   const parsed = GraphSchema.parse(JSON.parse(readFileSync(GRAPH_URL, 'utf8')));
-  cached = { ...parsed, sensors: resolveSensors(parsed.sensors) };
+  cached = { ...parsed, concepts: withFieldOptions(parsed.concepts), sensors: resolveSensors(parsed.sensors) };
   return cached;
 }
 

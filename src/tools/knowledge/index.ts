@@ -14,6 +14,7 @@ export {
   functionConcepts,
   functionInfo,
   isGenericProduct,
+  isKindForm,
   isKnownCapabilityName,
   knowledgeGraph,
   productAncestors,

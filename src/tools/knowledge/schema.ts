@@ -119,6 +119,11 @@ const ConceptSchema = z.strictObject({
    * (the attribute of the adjectives that describe it: "wetness" for dry, parched, moist).
    */
   conditions: z.record(z.string(), z.string()).optional(),
+  /**
+   * For an object: an OpenStreetMap field whose option labels are kinds of it, added to its forms at load
+   * (`crop`: barley, sugar beets, 大麦 are cropland).
+   */
+  osmField: z.string().optional(),
 });
 
 export const GraphSchema = z.strictObject({

@@ -45,7 +45,8 @@ const ZH_STEP_VERBS = /^(?:计算|提取|统计|生成|制作|进行|做|估算|
  * words ("then"); commas and "and" only before a verb.
  */
 const LIST_MARKERS = /\s*(?:\n+\s*(?:[-*•]\s+)?|(?:^|\s)(?:\(?\d{1,2}[.)）]|[①-⑩]|[（(]\d{1,2}[)）])\s+|\s[•]\s+|[①-⑩])\s*/u;
-const SEQUENCE_WORDS_EN = /\s*,?\s*\b(?:and then|then|followed by|afterwards|after that|finally|next)\b\s*/;
+// Not the preposition "next to", nor "then" of a time already past ("since then", "back then").
+const SEQUENCE_WORDS_EN = /\s*,?\s*\b(?:and then|(?<!\b(?:since|by|until|till|back|from|just|only)\s)then|followed by|afterwards|after that|finally|(?<!\b(?:the|a|this|that)\s)next(?!\s+to\b))\b\s*/;
 const SEQUENCE_WORDS_ZH = /，?(?:然后|接着|之后|随后|最后|再)/u;
 
 /**

@@ -172,6 +172,19 @@ export function settingOnlyTerms(text: string): Set<string> {
   return inside;
 }
 
+/**
+ * The English stems of things asked about in their state ("how is the wheat doing", "the vines look
+ * tired"): the question is the thing's condition, so a tool named after the thing (a wheat index) answers
+ * it no better than any tool of that condition.
+ */
+export function statedObjectTerms(text: string): Set<string> {
+  const norm = normalizeForMatch(text);
+  const stated = matchFormsLoose(text).filter((h) => isObjectHit(h) && stateQuestionAt(norm, h.start, h.end));
+  const out = new Set<string>();
+  for (const h of stated) for (const m of norm.slice(h.start, h.end).matchAll(/[a-z]+/g)) out.add(stem(m[0]));
+  return out;
+}
+
 /** A dictionary word of the text's Chinese, where it stands (offsets in the normalised text). */
 interface ChineseWord {
   text: string;

@@ -15,7 +15,7 @@ import { HAN } from './wording.ts';
 
 export type { ConceptHit, ParsedRequest, PrecisionSlot, SpatialSlot, SubTask, TemporalSlot, Weighted } from './types.ts';
 export { isExplicitSequence, splitClauses } from './clauses.ts';
-export { inSetting, matchFormsLoose, settingOnlyTerms } from './facts.ts';
+export { inSetting, matchFormsLoose, settingOnlyTerms, statedObjectTerms } from './facts.ts';
 export { asksForSubset, bufferDistance, pointCount } from './wording.ts';
 export { parseLevel, parsePrecision, parseSpatial, twoResolutions } from './slots.ts';
 export { parseTemporal } from './temporal.ts';

@@ -7,7 +7,7 @@ import type { CatalogSnapshot } from '../catalog-cache.ts';
 import { isGenericProduct, normalizeAvailable } from '../knowledge/index.ts';
 import { lexicalTerms, mergeTerms, queryTerms, relatedTerms, scoreAll, termContributions, type WeightedTerm } from '../lexical.ts';
 import { contextState } from '../prerequisites.ts';
-import { settingOnlyTerms } from '../request/index.ts';
+import { settingOnlyTerms, statedObjectTerms } from '../request/index.ts';
 import { recallByVector, type DenseHit } from '../repository.ts';
 import type { ToolRecord } from '../schema.ts';
 import { WORD_SENSE, contentWords, expandUnknownWords, informationOf } from '../word-sense.ts';
@@ -74,6 +74,12 @@ const GLOSS_WEIGHT = 0.6;
  */
 const SETTING_WEIGHT = 0.5;
 
+/**
+ * Weight of a typed word naming a thing asked about in its state ("how is the wheat doing"): what is asked
+ * is its condition, which the graph reads; the word alone would rank tools named after the thing first.
+ */
+const STATED_OBJECT_WEIGHT = 0;
+
 /** Weight of a catalog word standing in for a request word the catalog lacks (times their closeness). */
 const EXPANSION_FACTOR = 0.5;
 
@@ -94,7 +100,8 @@ function kgCandidates(need: Need, snapshot: CatalogSnapshot): string[] {
 export async function rankForNeed(db: Db, embedder: Embedder, snapshot: CatalogSnapshot, need: Need, options: RankOptions): Promise<Scored[]> {
   const w = options.weights;
   const setting = settingOnlyTerms(need.text);
-  const typedTerms = queryTerms(need.text).map((t) => (setting.has(t.term) ? { ...t, weight: t.weight * SETTING_WEIGHT } : t));
+  const stated = statedObjectTerms(need.text);
+  const typedTerms = queryTerms(need.text).map((t) => (stated.has(t.term) ? { ...t, weight: t.weight * STATED_OBJECT_WEIGHT } : setting.has(t.term) ? { ...t, weight: t.weight * SETTING_WEIGHT } : t));
   // Words the catalog lacks may still share a word family with its terms (the stemmer is conservative),
   // or a meaning with some of them (word vectors).
   const related = relatedTerms(snapshot.lexical, typedTerms);

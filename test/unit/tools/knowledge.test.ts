@@ -8,6 +8,7 @@ import {
   findLevel,
   findSensor,
   functionInfo,
+  isKindForm,
   isKnownCapabilityName,
   knowledgeGraph,
   levelProvides,
@@ -18,6 +19,7 @@ import {
   resolveDataSources,
   sensorsWithBands,
 } from '../../../src/tools/knowledge/index.ts';
+import { conceptsOfTool } from '../../../src/tools/capability.ts';
 import { loadDomainCatalog } from '../../../src/tools/catalog/domain.ts';
 
 const domainIds = new Set(loadDomainCatalog().map((t) => t.id));
@@ -70,6 +72,23 @@ describe('knowledge graph integrity', () => {
     expect(change?.en).toContain('change detection');
     expect(change?.zh).toContain('变化检测');
     expect(concepts.filter((c) => c.zh.length > 0).length).toBe(concepts.length);
+  });
+
+  it('adds the option labels of an object\'s OSM field to its forms, leaving a label another concept has to that one', () => {
+    const cropland = conceptInfo('cropland');
+    expect(cropland?.osmField).toBe('crop');
+    expect(cropland?.en).toEqual(expect.arrayContaining(['barley', 'sugar beets', 'potatoes']));
+    expect(cropland?.zh).toEqual(expect.arrayContaining(['大麦', '马铃薯']));
+    expect(cropland?.en).not.toContain('grass');
+    expect(cropland?.zh).not.toContain('草');
+    expect(isKindForm('cropland', 'barley')).toBe(true);
+    expect(isKindForm('cropland', 'cropland')).toBe(false);
+  });
+
+  it('does not make a tool named after one kind of a thing a tool of the thing', () => {
+    const concepts = (name: string) => conceptsOfTool({ id: 'x', name, outputs: [] }).map((c) => c.id);
+    expect(concepts('Barley Greenness Ratio')).not.toContain('cropland');
+    expect(concepts('Cropland Greenness Ratio')).toContain('cropland');
   });
 
   it('links a construction-site concept to building change detection with co-registration', () => {

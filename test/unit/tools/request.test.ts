@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksForProcessing, asksForSubset, parseLevel, parsePrecision, pointCount, twoResolutions, parseTemporal, parseToolRequest, splitClauses, withoutRelativeTime, withoutYesNoQuestions } from '../../../src/tools/request/index.ts';
+import { asksForProcessing, asksForSubset, parseLevel, parsePrecision, pointCount, twoResolutions, parseTemporal, parseToolRequest, splitClauses, statedObjectTerms, withoutRelativeTime, withoutYesNoQuestions } from '../../../src/tools/request/index.ts';
 import { onlyHolds, opensWithVerb } from '../../../src/tools/request/clauses.ts';
 import { doneAt, laterStepAt, negatedAt, outputFormatAt } from '../../../src/tools/request/wording.ts';
 import { normalizeForMatch } from '../../../src/tools/knowledge/index.ts';
@@ -195,6 +195,13 @@ describe('request channel: multi-step requests', () => {
     expect(splitClauses('resample the 2.5 m grid to 30 m')).toHaveLength(1);
   });
 
+  it('does not split at "next to" or at a "then" of past time, and still splits at sequence words', () => {
+    expect(splitClauses('count the boats moored next to the pier')).toHaveLength(1);
+    expect(splitClauses('since then the marsh has dried out in places')).toHaveLength(1);
+    expect(splitClauses('open the tiles, next mosaic them')).toEqual(['open the tiles', 'mosaic them']);
+    expect(splitClauses('open the tiles then mosaic them')).toEqual(['open the tiles', 'mosaic them']);
+  });
+
   it('gives a short clause that names its own product no borrowed object', () => {
     const p = parseToolRequest('Open the scenes, derive NDWI, then clip the result to the lake');
     const step = p.subTasks.find((s) => s.text === 'derive NDWI');
@@ -368,6 +375,20 @@ describe('request channel: a thing asked about in its state', () => {
       expect(taskTypes[0]).toBe('classification');
     },
   );
+
+  it.each(['how are the sugar beets doing?', 'the barley near the river looks thin', '这片马铃薯长得怎么样'])(
+    'knows crops the graph does not list, from the OSM crop names: %s',
+    (text) => {
+      const { concepts } = read(text);
+      expect(concepts).toContain('cropland');
+      expect(concepts).toContain('vegetation_monitoring');
+    },
+  );
+
+  it('makes the name of a thing asked about in its state no search word, and keeps it otherwise', () => {
+    expect([...statedObjectTerms('the wheat behind the barn looks thin')]).toEqual(['wheat']);
+    expect(statedObjectTerms('a chlorophyll index for wheat').size).toBe(0);
+  });
 
   it('reads the condition of water as its quality', () => {
     expect(read('is the lake looking worse this summer?').concepts).toContain('water_quality');
