@@ -91,9 +91,10 @@ export function outputFormatAt(norm: string, start: number): boolean {
   return HAN.test(before.slice(-2)) ? OUTPUT_FORMAT_ZH.test(before) : OUTPUT_FORMAT_EN.test(before);
 }
 
-// The thing is the subject of a question about how it is: "how are the X doing", "the X look(s) …",
-// "is the X …?", X长得…, X的长势, X怎么样. What it is, is then known; which kind it is, is not asked.
-const STATE_BEFORE_EN = /\bhow\s+(?:is|are|was|were|has|have|do|does|did)\s+(?:[a-z'-]+\s+){0,4}$|(?:^|[.;:!?]\s*)(?:is|are|was|were)\s+(?:the|my|our|your|their|these|those|this|that)\s+(?:[a-z'-]+\s+){0,2}$/;
+// The thing is the subject of a question about how it is: "how are the X doing", "how dry is the X" (not
+// "how many", "how far": quantities), "the X look(s) …", "is the X …?", X长得…, X的长势, X怎么样. What it
+// is, is then known; which kind it is, is not asked.
+const STATE_BEFORE_EN = /\bhow\s+(?:(?!much\b|many\b|far\b|long\b|often\b|soon\b|big\b|large\b|small\b|wide\b|high\b|tall\b|deep\b|old\b)[a-z]+\s+)?(?:is|are|was|were|has|have|do|does|did)\s+(?:[a-z'-]+\s+){0,4}$|(?:^|[.;:!?]\s*)(?:is|are|was|were)\s+(?:the|my|our|your|their|these|those|this|that)\s+(?:[a-z'-]+\s+){0,2}$/;
 const STATE_AFTER_EN = /^(?:\s+[a-z'-]+){0,3}?\s+(?:looks?|looked|looking|seems?|seemed|appears?|appeared)\b(?!\s+like\b)/;
 const STATE_AFTER_ZH = /^[^，。？！,.?!；;]{0,6}?(?:长得|长势|怎么样|咋样|如何|好不好|状况|状态)/u;
 // …unless the kind is what is asked: "which crops", "what grows there", 什么作物, 哪种树.

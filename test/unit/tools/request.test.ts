@@ -403,6 +403,12 @@ describe('request channel: a thing asked about in its state', () => {
     },
   );
 
+  it('reads "how <adjective> is the thing" as a question about its state, but not a question of quantity or distance', () => {
+    expect(read('how wet are the rice paddies after the storm?').concepts).toContain('vegetation_water');
+    expect(read('how healthy is the forest on the ridge?').concepts).toContain('vegetation_monitoring');
+    expect(read('how far is the forest from the road?').concepts).not.toContain('vegetation_monitoring');
+  });
+
   it('reads a town asked about its heat as its heat island, and a state with no property as the default', () => {
     expect(read('is the old town hot in the evenings?').concepts).toContain('urban_heat_island');
     expect(read('how is the cotton doing?').concepts).toContain('vegetation_monitoring');
