@@ -18,6 +18,7 @@ import {
   matchForms,
   type EoConcept,
 } from './knowledge/index.ts';
+import { mainToolOf } from './catalog/domain.ts';
 import { spelledOutName } from './identifiers.ts';
 import type { ToolPort, ToolRecord } from './schema.ts';
 
@@ -64,8 +65,8 @@ export function conceptsOfTool(tool: Pick<ToolRecord, 'id' | 'name' | 'outputs'>
     // Linked by product only when the product is specific: a "vegetation index" concept does not make
     // every one of two hundred indices about red edge or greenness.
     if (main && !isGenericProduct(main) && !isCategoryProduct(main) && outputs.some((o) => productSatisfies(o, main))) return true;
-    // A concept's first listed tool is the one that does it; later ones are supporting steps.
-    return c.tools?.[0] === tool.id;
+    // The concept's tool that does it; the others are supporting steps.
+    return mainToolOf(c) === tool.id;
   });
 }
 

@@ -43,3 +43,16 @@ export function loadDomainCatalog(): ToolRecord[] {
   // Callers get their own copy: a cached array shared by reference could be mutated by one of them.
   return structuredClone(tools);
 }
+
+let functionById: Map<string, string> | undefined;
+
+/**
+ * The tool of a concept's list that does what the concept names: the first whose task type is one of the
+ * concept's (cva_change_detector for deforestation, not the co-registration listed before it as a step of
+ * the chain); none when the list holds only preparatory steps (atmospheric correction for water quality).
+ */
+export function mainToolOf(concept: { tools?: string[]; functions?: string[] }): string | undefined {
+  functionById ??= new Map(loadDomainCatalog().map((t) => [t.id, t.function]));
+  const functions = new Set(concept.functions ?? []);
+  return concept.tools?.find((id) => functions.has(functionById!.get(id) ?? ''));
+}

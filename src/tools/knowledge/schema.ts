@@ -101,7 +101,10 @@ const ConceptSchema = z.strictObject({
   /** Task types the concept points to, most typical first. */
   functions: z.array(z.string()).optional(),
   products: z.array(z.string()).optional(),
-  /** Domain-catalog tool ids that serve the concept. */
+  /**
+   * Domain-catalog tool ids that serve the concept. The one that does it is the first whose task type is one
+   * of `functions` (`mainToolOf`); the others are steps it needs or that follow it.
+   */
   tools: z.array(z.string()).optional(),
   /** A typical ordered workflow of tool ids. */
   chain: z.array(z.string()).optional(),

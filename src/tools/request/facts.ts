@@ -4,6 +4,7 @@
  * and Chinese words by their CC-CEDICT glosses.
  */
 import { stem } from '../../embedding/text.ts';
+import { mainToolOf } from '../catalog/domain.ts';
 import { englishVocabulary, glossChinese } from '../../lexicon/zh-gloss.ts';
 import { propertiesOf } from '../../lexicon/wordnet.ts';
 import { memoizeBounded } from '../../memo.ts';
@@ -608,13 +609,13 @@ export function textFacts(text: string, infer = true): TextFacts {
         const c = conceptInfo(id);
         if (!c) continue;
         if (!negated && c.kind === 'task' && doneAt(norm, h.start)) {
-          for (const t of c.tools?.slice(0, 1) ?? []) has.add(t);
+          for (const t of [mainToolOf(c) ?? c.tools?.[0]].filter(Boolean)) has.add(t!);
           for (const p of c.products?.slice(0, 1) ?? []) has.add(p);
           continue;
         }
         concepts.push({ id, kind: c.kind, form: h.form, weight: w, negated });
         if (negated) {
-          for (const t of c.tools?.slice(0, 1) ?? []) lacks.add(t);
+          for (const t of [mainToolOf(c) ?? c.tools?.[0]].filter(Boolean)) lacks.add(t!);
           for (const p of c.products?.slice(0, 1) ?? []) lacks.add(p);
           continue;
         }

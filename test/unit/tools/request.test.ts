@@ -300,6 +300,12 @@ describe('request channel: data the user says they have', () => {
     expect(zh.target.products.map((p) => p.id)).not.toContain('landcover_map');
   });
 
+  it('reads a task said to be done as holding the tool that does it, not its first preparatory step', () => {
+    expect(parseToolRequest('we already ran change detection on the pair; now count the changed area per district').has).toContain('cva_change_detector');
+    expect(parseToolRequest('已经做过变化检测了，再统计每个区变了多少面积').has).not.toContain('image_registration');
+    expect(parseToolRequest('the scenes are not calibrated and we have no flood mapping yet').lacks).toContain('flood_mapping');
+  });
+
   it('reads 已经有 and 有 with a classifier of images (有一幅…) as holding', () => {
     const held = parseToolRequest('我这边已经有一幅土地覆盖分类图了，算算每一类各占多少公顷');
     expect(held.context.available).toContain('landcover_map');
