@@ -18,7 +18,6 @@ import {
   matchForms,
   type EoConcept,
 } from './knowledge/index.ts';
-import { mainToolOf } from './catalog/domain.ts';
 import { spelledOutName } from './identifiers.ts';
 import type { ToolPort, ToolRecord } from './schema.ts';
 
@@ -65,8 +64,10 @@ export function conceptsOfTool(tool: Pick<ToolRecord, 'id' | 'name' | 'outputs'>
     // Linked by product only when the product is specific: a "vegetation index" concept does not make
     // every one of two hundred indices about red edge or greenness.
     if (main && !isGenericProduct(main) && !isCategoryProduct(main) && outputs.some((o) => productSatisfies(o, main))) return true;
-    // The concept's tool that does it; the others are supporting steps.
-    return mainToolOf(c) === tool.id;
+    // A concept's first listed tool leads it in the ranking, even where it is the chain's first step rather
+    // than the tool that does the task (co-registration for deforestation): the tool that does it instead
+    // (mainToolOf) was measured and lost requests (eval/sets/README.md).
+    return c.tools?.[0] === tool.id;
   });
 }
 

@@ -102,8 +102,9 @@ const ConceptSchema = z.strictObject({
   functions: z.array(z.string()).optional(),
   products: z.array(z.string()).optional(),
   /**
-   * Domain-catalog tool ids that serve the concept. The one that does it is the first whose task type is one
-   * of `functions` (`mainToolOf`); the others are steps it needs or that follow it.
+   * Domain-catalog tool ids that serve the concept; the first leads it in the ranking. The one that does it
+   * is the first whose task type is one of `functions` (`mainToolOf`): what a user holds who says the task
+   * is done.
    */
   tools: z.array(z.string()).optional(),
   /** A typical ordered workflow of tool ids. */
