@@ -51,8 +51,8 @@ export function specificOutputs(tool: Pick<ToolRecord, 'outputs'>): string[] {
  */
 export function conceptsOfTool(tool: Pick<ToolRecord, 'id' | 'name' | 'outputs'>): EoConcept[] {
   const outputs = specificOutputs(tool);
-  // A name that names one kind of a thing (a wheat index) is not about the thing in
-  // general: the request that names that kind finds it by its words.
+  // A name that names one kind of a thing (a wheat index) is not about the thing in general: a request
+  // that names that kind finds it by its words.
   const named = new Set(
     matchForms(`${spelledOutName(tool.name)} . ${humanise(tool.id)}`, ['concept']).flatMap((h) => h.ids.filter((id) => !isKindForm(id, h.form))),
   );
