@@ -151,6 +151,7 @@ describe.skipIf(!hasData)(`EO tool catalogs, search and workflows (${testMode} m
     const top = async (query: string) => (await search(query)).tools[0]?.id;
     // The wheat indices (WCI) name the crop; a question about the wheat's state asks for its vigour.
     expect(ndvi).toContain(await top('how is the wheat doing this month?'));
+    for (const t of (await search('how is the wheat doing this month?')).tools) expect(t.why).not.toMatch(/words: .*wheat/);
     expect(ndvi).toContain(await top('how are the potatoes doing after the rain?'));
     expect((await search('a chlorophyll index made for wheat canopies')).tools.slice(0, 3).map((t) => t.id)).toEqual(expect.arrayContaining(['index:WCI1']));
   });

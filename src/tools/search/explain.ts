@@ -20,7 +20,9 @@ function explain(s: Scored, parsed: ParsedRequest, snapshot: CatalogSnapshot, ne
   if (s.bands > 0) matched.push(`uses the ${need.bands.join(', ')} bands`);
   if (s.lexical > 0.2) {
     const docWords = new Set(lexicalTerms(`${spelledOutName(s.tool.name)} ${s.tool.id.replace(/[_:]/g, ' ')} ${s.tool.keywords.join(' ')}`).keys());
-    const words = [...lexicalTerms(need.text).keys()].filter((t) => !t.includes('_') && docWords.has(t)).slice(0, 4);
+    // Only words that counted: a word set aside (the name of a thing asked about in its state) is not a reason.
+    const counted = (t: string) => !s.aspects || (s.aspects.get(t) ?? 0) > 0;
+    const words = [...lexicalTerms(need.text).keys()].filter((t) => !t.includes('_') && docWords.has(t) && counted(t)).slice(0, 4);
     if (words.length) matched.push(`words: ${words.join(', ')}`);
   }
   if (matched.length === 0) matched.push(`similar capability description (cosine rank)`);
