@@ -136,18 +136,22 @@ export function buildPresetVocabulary(
   return { concepts: [...concepts.values()].filter((c) => c.en.length || c.zh.length), en: enForms, zh: zhForms };
 }
 
+/** One JSON file of the installed schema, parsed (throws when the package is absent). */
+function readSchemaFile(file: string): unknown {
+  const require = createRequire(import.meta.url);
+  const dir = require.resolve('@openstreetmap/id-tagging-schema/dist/presets.min.json').replace(/presets\.min\.json$/, '');
+  return JSON.parse(readFileSync(`${dir}${file}`, 'utf8'));
+}
+
 let vocabulary: PresetVocabulary | undefined;
 
 /** The vocabulary of the installed schema, built on first use (empty when the package is absent). */
 export function presetVocabulary(): PresetVocabulary {
   if (vocabulary) return vocabulary;
   try {
-    const require = createRequire(import.meta.url);
-    const dir = require.resolve('@openstreetmap/id-tagging-schema/dist/presets.min.json').replace(/presets\.min\.json$/, '');
-    const read = (file: string): unknown => JSON.parse(readFileSync(`${dir}${file}`, 'utf8'));
-    const presets = read('presets.min.json') as Record<string, RawPreset>;
-    const en = (read('translations/en.min.json') as { en: { presets: { presets: Record<string, RawStrings> } } }).en.presets.presets;
-    const zh = (read('translations/zh-CN.min.json') as { 'zh-CN': { presets: { presets: Record<string, RawStrings> } } })['zh-CN'].presets.presets;
+    const presets = readSchemaFile('presets.min.json') as Record<string, RawPreset>;
+    const en = (readSchemaFile('translations/en.min.json') as { en: { presets: { presets: Record<string, RawStrings> } } }).en.presets.presets;
+    const zh = (readSchemaFile('translations/zh-CN.min.json') as { 'zh-CN': { presets: { presets: Record<string, RawStrings> } } })['zh-CN'].presets.presets;
     vocabulary = buildPresetVocabulary(presets, en, zh);
   } catch {
     vocabulary = { concepts: [], en: [], zh: [] };
@@ -177,11 +181,8 @@ export function fieldOptionNames(key: string): FieldOptionNames {
   if (cached) return cached;
   let names: FieldOptionNames = { en: [], zh: [] };
   try {
-    const require = createRequire(import.meta.url);
-    const dir = require.resolve('@openstreetmap/id-tagging-schema/dist/presets.min.json').replace(/presets\.min\.json$/, '');
     type Fields = Record<string, { options?: Record<string, string> }>;
-    const read = (file: string, lang: string): Fields =>
-      ((JSON.parse(readFileSync(`${dir}${file}`, 'utf8')) as Record<string, { presets?: { fields?: Fields } }>)[lang]?.presets?.fields ?? {}) as Fields;
+    const read = (file: string, lang: string): Fields => (readSchemaFile(file) as Record<string, { presets?: { fields?: Fields } }>)[lang]?.presets?.fields ?? {};
     const labels = (fields: Fields) => Object.values(fields[key]?.options ?? {}).filter((v): v is string => typeof v === 'string');
     names = { en: labels(read('translations/en.min.json', 'en')).map((l) => l.toLowerCase()), zh: labels(read('translations/zh-CN.min.json', 'zh-CN')) };
   } catch {

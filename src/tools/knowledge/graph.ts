@@ -70,7 +70,7 @@ const kindForms = new Map<string, Set<string>>();
 function kindFormsOf(conceptId: string): Set<string> {
   let kinds = kindForms.get(conceptId);
   if (!kinds) {
-    const field = knowledgeGraph().concepts.find((c) => c.id === conceptId)?.osmField;
+    const field = conceptInfo(conceptId)?.osmField;
     const options = field ? fieldOptionNames(field) : { en: [], zh: [] };
     kinds = new Set([...options.en, ...options.zh].map((o) => normalizeForMatch(o)));
     kindForms.set(conceptId, kinds);

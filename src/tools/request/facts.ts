@@ -180,10 +180,14 @@ export function settingOnlyTerms(text: string): Set<string> {
  */
 export function statedObjectTerms(text: string): Set<string> {
   const norm = normalizeForMatch(text);
-  const stated = matchFormsLoose(text).filter((h) => isObjectHit(h) && stateQuestionAt(norm, h.start, h.end));
   const out = new Set<string>();
-  for (const h of stated) for (const m of norm.slice(h.start, h.end).matchAll(/[a-z]+/g)) out.add(stem(m[0]));
+  for (const h of statedHits(norm, matchFormsLoose(text))) for (const m of norm.slice(h.start, h.end).matchAll(/[a-z]+/g)) out.add(stem(m[0]));
   return out;
+}
+
+/** Objects asked about in their state ("how are the soybeans doing"). */
+function statedHits(norm: string, hits: readonly FormMatch[]): FormMatch[] {
+  return hits.filter((h) => isObjectHit(h) && stateQuestionAt(norm, h.start, h.end));
 }
 
 /** A dictionary word of the text's Chinese, where it stands (offsets in the normalised text). */
@@ -570,7 +574,7 @@ export function textFacts(text: string, infer = true): TextFacts {
   const shaped = [...(change ? [change] : []), ...constructions];
   for (const h of [...dictionary, ...shaped]) inferred.scale.set(h, INFERRED_WEIGHT);
   // Objects asked about in their state ("how are the soybeans doing"): their kind is known.
-  const stated = new Set(infer ? listed.filter((h) => isObjectHit(h) && stateQuestionAt(norm, h.start, h.end)) : []);
+  const stated = new Set(infer ? statedHits(norm, listed) : []);
   // Weighed like the form that names the thing (no scale): only which of its tasks is asked is inferred.
   const conditions = conditionHits(stated, norm, words);
   const formats = infer ? outputFormatHits(norm, listed) : [];
@@ -609,13 +613,15 @@ export function textFacts(text: string, infer = true): TextFacts {
         const c = conceptInfo(id);
         if (!c) continue;
         if (!negated && c.kind === 'task' && doneAt(norm, h.start)) {
-          for (const t of [mainToolOf(c) ?? c.tools?.[0]].filter(Boolean)) has.add(t!);
+          const done = mainToolOf(c) ?? c.tools?.[0];
+          if (done) has.add(done);
           for (const p of c.products?.slice(0, 1) ?? []) has.add(p);
           continue;
         }
         concepts.push({ id, kind: c.kind, form: h.form, weight: w, negated });
         if (negated) {
-          for (const t of [mainToolOf(c) ?? c.tools?.[0]].filter(Boolean)) lacks.add(t!);
+          const missing = mainToolOf(c) ?? c.tools?.[0];
+          if (missing) lacks.add(missing);
           for (const p of c.products?.slice(0, 1) ?? []) lacks.add(p);
           continue;
         }
