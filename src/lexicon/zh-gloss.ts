@@ -17,9 +17,11 @@ import { pinyin } from 'pinyin-pro';
 
 /** Longest dictionary word tried when segmenting (CC-CEDICT entries longer than this are rare idioms). */
 const MAX_WORD = 8;
-/** Senses kept per word: the first ones are the common ones. */
+/** Senses a segment carries: the first ones are the common ones. */
 const MAX_SENSES = 4;
-const CACHE_VERSION = 3;
+/** Senses the table keeps per word, for readers that choose among them by context (`dictionarySenses`). */
+const STORED_SENSES = 8;
+const CACHE_VERSION = 4;
 
 /**
  * Reduces one CC-CEDICT sense list to short English alternatives: qualifiers in parentheses go ("Morgan
@@ -42,9 +44,9 @@ export function cleanSenses(senses: readonly string[]): string[] {
       const head = s.split(/\s*,\s*/)[0]!;
       for (const alt of head !== s && head.length >= 3 ? [head, s] : [s]) if (alt.length <= 40 && !out.includes(alt)) out.push(alt);
     }
-    if (out.length >= MAX_SENSES) break;
+    if (out.length >= STORED_SENSES) break;
   }
-  return out.slice(0, MAX_SENSES);
+  return out.slice(0, STORED_SENSES);
 }
 
 /** Whether the dictionary marks the word as a name (a transliteration worth matching by sound too). */
@@ -56,6 +58,8 @@ export interface Glossary {
   senses: Map<string, string[]>;
   /** Words the dictionary marks as names. */
   names: Set<string>;
+  /** Words one of whose dictionary entries is first of all a verb (its first sense reads "to …"). */
+  verbs?: Set<string>;
   /** Traditional character -> simplified (from the dictionary's paired headwords). */
   simplified?: Map<string, string>;
 }
@@ -77,10 +81,11 @@ function cacheFile(): string | undefined {
   return dir ? join(dirname(dir), '.cache', 'spatial-rag', `cedict-gloss.v${CACHE_VERSION}.tsv`) : undefined;
 }
 
-/** Parses the compact table: `word \t N|- \t sense \t sense...` per line. */
+/** Parses the compact table: `word \t flags \t sense \t sense...` per line (flags N name, V verb, or -). */
 export function parseGlossTable(text: string): Glossary {
   const senses = new Map<string, string[]>();
   const names = new Set<string>();
+  const verbs = new Set<string>();
   const simplified = new Map<string, string>();
   for (const line of text.split('\n')) {
     if (line.startsWith(`${SIMPLIFIED_LINE}\t`)) {
@@ -91,14 +96,15 @@ export function parseGlossTable(text: string): Glossary {
     const [word, flag, ...rest] = line.split('\t');
     if (!word || !rest.length) continue;
     senses.set(word, rest);
-    if (flag === 'N') names.add(word);
+    if (flag?.includes('N')) names.add(word);
+    if (flag?.includes('V')) verbs.add(word);
   }
-  return { senses, names, simplified };
+  return { senses, names, verbs, simplified };
 }
 
 /** Builds the compact table from CC-CEDICT's entries ([traditional, simplified, pinyin, english, ...]). */
 export function glossTableFromEntries(entries: ReadonlyArray<readonly unknown[]>): string {
-  const merged = new Map<string, { senses: string[]; name: boolean }>();
+  const merged = new Map<string, { senses: string[]; name: boolean; verb: boolean }>();
   const pairs = new Map<string, string>();
   for (const e of entries) {
     if (typeof e[0] === 'string' && typeof e[1] === 'string' && e[0].length === 1 && e[1].length === 1 && e[0] !== e[1] && !pairs.has(e[0])) {
@@ -110,12 +116,13 @@ export function glossTableFromEntries(entries: ReadonlyArray<readonly unknown[]>
     const raw = typeof english === 'string' ? [english] : Array.isArray(english) ? english.filter((x): x is string => typeof x === 'string') : [];
     const senses = cleanSenses(raw);
     if (!senses.length) continue;
-    const m = merged.get(simplified) ?? { senses: [], name: false };
-    for (const s of senses) if (m.senses.length < MAX_SENSES && !m.senses.includes(s)) m.senses.push(s);
+    const m = merged.get(simplified) ?? { senses: [], name: false, verb: false };
+    for (const s of senses) if (m.senses.length < STORED_SENSES && !m.senses.includes(s)) m.senses.push(s);
     m.name ||= isNameEntry(raw);
+    m.verb ||= /^to [a-z]/.test(raw[0] ?? '');
     merged.set(simplified, m);
   }
-  const lines = [...merged].map(([w, m]) => [w, m.name ? 'N' : '-', ...m.senses].join('\t'));
+  const lines = [...merged].map(([w, m]) => [w, `${m.name ? 'N' : ''}${m.verb ? 'V' : ''}` || '-', ...m.senses].join('\t'));
   if (pairs.size) lines.push(`${SIMPLIFIED_LINE}\t${[...pairs].map(([t, s]) => t + s).join('')}`);
   return lines.join('\n');
 }
@@ -144,7 +151,7 @@ export function loadGlossary(): Glossary {
       }
     }
   } catch {
-    glossary = { senses: new Map(), names: new Set() };
+    glossary = { senses: new Map(), names: new Set(), verbs: new Set() };
   }
   return glossary;
 }
@@ -159,6 +166,19 @@ export function toSimplified(text: string, g: Glossary = loadGlossary()): string
   let out = '';
   for (let i = 0; i < text.length; i++) out += map.get(text[i]!) ?? text[i]!;
   return out;
+}
+
+/**
+ * All the senses the table keeps for a dictionary word (up to eight, commonest first), for a reader that
+ * chooses among them by what else the text says; a segment carries only the first four.
+ */
+export function dictionarySenses(word: string, g: Glossary = loadGlossary()): readonly string[] {
+  return g.senses.get(word) ?? [];
+}
+
+/** Whether one of the word's dictionary entries is first of all a verb. */
+export function isDictionaryVerb(word: string, g: Glossary = loadGlossary()): boolean {
+  return g.verbs?.has(word) ?? false;
 }
 
 /** Test hook: use a given glossary instead of the installed dictionary. */
@@ -176,7 +196,7 @@ let englishWords: Set<string> | undefined;
 export function englishVocabulary(): ReadonlySet<string> {
   if (englishWords) return englishWords;
   const words = new Set<string>();
-  for (const senses of loadGlossary().senses.values()) for (const s of senses) for (const w of s.toLowerCase().split(/[^a-z]+/)) if (w.length > 2) words.add(w);
+  for (const senses of loadGlossary().senses.values()) for (const s of senses.slice(0, MAX_SENSES)) for (const w of s.toLowerCase().split(/[^a-z]+/)) if (w.length > 2) words.add(w);
   englishWords = words;
   return words;
 }
@@ -274,7 +294,7 @@ export interface GlossOptions {
 const HAN_RUN = /^[\u3400-\u9fff]+/;
 
 function glossWord(word: string, g: Glossary): GlossSegment {
-  const senses = [...(g.senses.get(word) ?? [])];
+  const senses = (g.senses.get(word) ?? []).slice(0, MAX_SENSES);
   // A long word may also read as its parts (每日新闻 is a newspaper's name, and "daily news"): both are kept.
   if (word.length >= 4) {
     const parts = literalReading(word, g);

@@ -146,6 +146,13 @@ describe.skipIf(!hasData)(`EO tool catalogs, search and workflows (${testMode} m
     expect(await top('which parcels grow soybeans and which grow maize?')).toBe('crop_type_classification');
   });
 
+  it('finds a tool through the dictionary sense of a Chinese verb that the catalog uses beside the request', async () => {
+    // 补 is first "repair"; beside images of other days, the catalog's sense is "fill".
+    const [first] = (await search('用相邻几天的影像把这些空白补齐')).tools;
+    expect(first?.id).toBe('cloud_gap_filling');
+    expect(first?.why).toContain('fill (补)');
+  });
+
   it('answers how a crop is doing with a general vegetation index, not an index named after that crop', async () => {
     const ndvi = ['ndvi', 'ndvi_calculator', 'index:NDVI'];
     const top = async (query: string) => (await search(query)).tools[0]?.id;

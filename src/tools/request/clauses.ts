@@ -174,7 +174,7 @@ export function subTasksOf(query: string, sharedWords: string): SubTask[] {
       taskTypes: f.taskTypes,
       products: f.products,
       coverage: f.coverage,
-      glossWords: f.glossWords,
+      glossed: f.glossed,
     };
   });
 }

@@ -5,14 +5,14 @@
  */
 import { stem } from '../../embedding/text.ts';
 import { mainToolOf } from '../catalog/domain.ts';
-import { englishVocabulary, glossChinese } from '../../lexicon/zh-gloss.ts';
+import { dictionarySenses, englishVocabulary, glossChinese, isDictionaryVerb } from '../../lexicon/zh-gloss.ts';
 import { propertiesOf } from '../../lexicon/wordnet.ts';
 import { memoizeBounded } from '../../memo.ts';
 import { lexicalTerms } from '../lexical.ts';
 import { conceptInfo, eoConceptEntries, functionInfo, matchForms, matchFormsByStem, normalizeForMatch, productInfo, productSatisfies, type FormMatch } from '../knowledge/index.ts';
 import { CONCEPT_TUNING, WORD_SENSE, conceptCloseness, conceptsOfWords, contentWords, dot, informationOf, senseVector } from '../word-sense.ts';
 import { spanOfYears } from './temporal.ts';
-import type { ConceptHit, Weighted } from './types.ts';
+import type { ConceptHit, GlossedWord, Weighted } from './types.ts';
 import { HAN, areaQuestion, bufferDistance, doneAt, formWeight, laterStepAt, negatedAt, outputFormatAt, stateQuestionAt, temporalSummary, zonalSummary } from './wording.ts';
 
 export interface TextFacts {
@@ -26,8 +26,8 @@ export interface TextFacts {
   explicitTask: boolean;
   /** English senses of Chinese words the graph does not list (CC-CEDICT). */
   glosses: string[];
-  /** The informative English words of those senses, searched for as the user's own words. */
-  glossWords: string[];
+  /** Those words with the informative English words of each of their senses: searched as the user's own words. */
+  glossed: GlossedWord[];
   /** 0..1: share of the text's information (its informative words) that the readings above cover. */
   coverage: number;
 }
@@ -217,6 +217,21 @@ function chineseWords(norm: string, singles = false): ChineseWord[] {
   return out;
 }
 
+/**
+ * Resultative and directional complements: after a one-character verb they say how its action ends (V上
+ * "V onto, fill in", V掉 "V away", V到 "V to", V出来 "V out"), and the dictionary rarely lists the pair.
+ */
+const VERB_COMPLEMENT = /^(?:上|下|掉|到|出|起|进|回|过|开|成|好|完|住|走|齐|全|满|光|出来|起来|下来|上来|上去|下去|进来|进去|出去|回来|过来|过去|干净)$/u;
+
+/**
+ * A one-character verb with a complement right after it (补 + 上, 抠 + 掉): a verb in use, read through its
+ * senses like a word of two characters. After a noun, 上 and 下 say where (图上 "on the map"); the
+ * dictionary tells the verb from the noun.
+ */
+function verbWithComplement(w: ChineseWord, next: ChineseWord | undefined): boolean {
+  return [...w.text].length === 1 && next !== undefined && next.start === w.end && VERB_COMPLEMENT.test(next.text) && isDictionaryVerb(w.text);
+}
+
 const CALENDAR_SENSE = /\b(?:year|years|month|months|week|weeks|day|days|annual|annually|yearly|monthly|weekly|daily|season|seasons|seasonal)\b/;
 
 /** Senses of a Chinese word searched for a graph form (CC-CEDICT lists the commonest first). */
@@ -346,13 +361,13 @@ function compoundHead(word: string): Pick<FormMatch, 'kind' | 'ids'>[] {
  * English each remaining content word that carries information, in Chinese each remaining dictionary
  * word, through its CC-CEDICT senses. Words of the setting (place phrases, seasons) are left alone.
  */
-function inferredHits(norm: string, hits: readonly FormMatch[], zh: readonly ChineseWord[]): { hits: FormMatch[]; scale: Map<FormMatch, number>; glosses: string[]; glossWords: string[] } {
+function inferredHits(norm: string, hits: readonly FormMatch[], zh: readonly ChineseWord[]): { hits: FormMatch[]; scale: Map<FormMatch, number>; glosses: string[]; glossed: GlossedWord[] } {
   const covered = (start: number, end: number) => hits.some((h) => h.start < end && h.end > start);
   const readable = (w: string) => !TIME_WORDS.test(w) && contentWords(w).length > 0 && informationOf(w) >= CONCEPT_TUNING.minInformation;
   // Unknown words with where they stand; a Chinese word stands for the English words of its senses.
   const words: { text: string; start: number; end: number; english: string[] }[] = [];
   const glosses: string[] = [];
-  const glossWords = new Set<string>();
+  const glossed: GlossedWord[] = [];
   // English words only matter to the concept reading; Chinese ones also give glosses (the parsed summary).
   for (const m of WORD_SENSE.concepts ? norm.matchAll(/[a-z][a-z-]+/g) : []) {
     const end = m.index + m[0].length;
@@ -366,8 +381,9 @@ function inferredHits(norm: string, hits: readonly FormMatch[], zh: readonly Chi
     const english = w.senses.slice(0, DICTIONARY_SENSES).flatMap((sense) => contentWords(sense)).filter(readable);
     if (english.length === 0) continue;
     glosses.push(w.senses.slice(0, 2).join(' , '));
-    // The first sense is the dictionary's commonest; the later ones add more noise than they find.
-    for (const e of contentWords(w.senses[0] ?? '').filter(readable)) glossWords.add(e);
+    // All the senses the dictionary keeps: the search chooses among them by what else the request says.
+    const senses = dictionarySenses(w.text);
+    glossed.push({ text: w.text, senses: (senses.length ? senses : w.senses).map((sense) => contentWords(sense).filter(readable)) });
     words.push({ text: w.text, start: w.start, end: w.end, english });
   }
   const out: FormMatch[] = [];
@@ -381,7 +397,7 @@ function inferredHits(norm: string, hits: readonly FormMatch[], zh: readonly Chi
     out.push(hit);
     scale.set(hit, Math.min(1, CONCEPT_TUNING.weight * c.score));
   }
-  return { hits: out, scale, glosses, glossWords: [...glossWords] };
+  return { hits: out, scale, glosses, glossed };
 }
 
 const TREND = 'time_series_trend';
@@ -562,12 +578,12 @@ export function textFacts(text: string, infer = true): TextFacts {
   const norm = normalizeForMatch(text);
   const forms = matchFormsLoose(text);
   const words = chineseWords(norm, true);
-  const zh = words.filter((w) => [...w.text].length >= 2);
+  const zh = words.filter((w, i) => [...w.text].length >= 2 || verbWithComplement(w, words[i + 1]));
   // Without inference only the graph's own forms are read (whether a geographic question asks for EO
   // processing at all is decided by those: "cafés within 200 m of the square" is no buffer request).
   const dictionary = infer ? dictionaryHits(words, forms) : [];
   const listed = [...forms, ...dictionary].sort((a, b) => a.start - b.start || b.end - a.end);
-  const inferred = infer ? inferredHits(norm, listed, zh) : { hits: [], scale: new Map<FormMatch, number>(), glosses: [], glossWords: [] };
+  const inferred = infer ? inferredHits(norm, listed, zh) : { hits: [], scale: new Map<FormMatch, number>(), glosses: [], glossed: [] };
   const trend = trendHit(norm, listed);
   const change = trend || !infer ? undefined : changeHit(norm, listed);
   const constructions = infer ? constructionHits(norm, listed) : [];
@@ -678,7 +694,7 @@ export function textFacts(text: string, infer = true): TextFacts {
     hits: listed,
     explicitTask,
     glosses: inferred.glosses,
-    glossWords: inferred.glossWords,
+    glossed: inferred.glossed,
     coverage: coverageOf(norm, hits, zh),
   };
 }

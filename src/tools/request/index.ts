@@ -13,7 +13,7 @@ import { parseTemporal } from './temporal.ts';
 import type { ConceptHit, ParsedRequest } from './types.ts';
 import { HAN } from './wording.ts';
 
-export type { ConceptHit, ParsedRequest, PrecisionSlot, SpatialSlot, SubTask, TemporalSlot, Weighted } from './types.ts';
+export type { ConceptHit, GlossedWord, ParsedRequest, PrecisionSlot, SpatialSlot, SubTask, TemporalSlot, Weighted } from './types.ts';
 export { isExplicitSequence, splitClauses } from './clauses.ts';
 export { inSetting, matchFormsLoose, settingOnlyTerms, statedObjectTerms } from './facts.ts';
 export { asksForSubset, bufferDistance, pointCount } from './wording.ts';
@@ -116,7 +116,7 @@ export function parseToolRequest(query: string, context: RequestContext = {}): P
     subTasks: subTasksOf(query, sharedWords),
     expansions: expansionsOf(facts),
     coverage: facts.coverage,
-    glossWords: facts.glossWords,
+    glossed: facts.glossed,
     confidence: Math.min(1, recognised / 2),
   };
 }

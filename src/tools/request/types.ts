@@ -40,6 +40,12 @@ export interface PrecisionSlot {
   text: string[];
 }
 
+/** A Chinese word no form of the graph covers, with the informative English words of each of its CC-CEDICT senses, commonest first. */
+export interface GlossedWord {
+  text: string;
+  senses: string[][];
+}
+
 export interface SubTask {
   /** The clause as written. */
   text: string;
@@ -50,8 +56,8 @@ export interface SubTask {
   products: Weighted[];
   /** Share of the clause's information its readings cover (0..1). */
   coverage: number;
-  /** The informative English words of the first CC-CEDICT sense of each Chinese word no graph form covers. */
-  glossWords: string[];
+  /** The Chinese words no graph form covers, with their dictionary senses. */
+  glossed: GlossedWord[];
 }
 
 export interface ParsedRequest {
@@ -80,8 +86,8 @@ export interface ParsedRequest {
   expansions: string[];
   /** Share of the request's information its readings cover (0..1). */
   coverage: number;
-  /** The informative English words of the first CC-CEDICT sense of each Chinese word no graph form covers. */
-  glossWords: string[];
+  /** The Chinese words no graph form covers, with their dictionary senses. */
+  glossed: GlossedWord[];
   /** 0..1: how much of the request the knowledge graph recognised. */
   confidence: number;
 }

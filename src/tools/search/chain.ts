@@ -51,11 +51,11 @@ export function conceptChain(parsed: ParsedRequest, snapshot: CatalogSnapshot, m
  * and then every step's best tool is placed within the top k, so no step of the chain goes missing.
  */
 export async function multiStep(db: Db, embedder: Embedder, snapshot: CatalogSnapshot, parsed: ParsedRequest, options: RankOptions, k: number): Promise<PlanResult> {
-  const wholeNeed = needOf(parsed);
+  const wholeNeed = needOf(parsed, snapshot.lexical);
   const [whole, ...rankings] = await Promise.all([
     rankForNeed(db, embedder, snapshot, wholeNeed, options).then((ranked) => ({ need: wholeNeed, ranked })),
     ...parsed.subTasks.map(async (sub) => {
-      const need = needOf(parsed, sub);
+      const need = needOf(parsed, snapshot.lexical, sub);
       return { sub, need, ranked: await rankForNeed(db, embedder, snapshot, need, options) };
     }),
   ]);

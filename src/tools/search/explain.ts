@@ -22,7 +22,11 @@ function explain(s: Scored, parsed: ParsedRequest, snapshot: CatalogSnapshot, ne
     const docWords = new Set(lexicalTerms(`${spelledOutName(s.tool.name)} ${s.tool.id.replace(/[_:]/g, ' ')} ${s.tool.keywords.join(' ')}`).keys());
     // Only words that counted: a word set aside (the name of a thing asked about in its state) is not a reason.
     const counted = (t: string) => !s.aspects || (s.aspects.get(t) ?? 0) > 0;
-    const words = [...lexicalTerms(need.text).keys()].filter((t) => !t.includes('_') && docWords.has(t) && counted(t)).slice(0, 4);
+    const shared = (t: string) => !t.includes('_') && docWords.has(t) && counted(t);
+    const typed = [...lexicalTerms(need.text).keys()].filter(shared);
+    // A Chinese word found through the sense chosen for it: "fill (补)".
+    const glossed = need.glosses.flatMap((g) => g.words.filter((w) => [...lexicalTerms(w).keys()].some(shared)).map((w) => `${w} (${g.text})`));
+    const words = [...typed, ...glossed].slice(0, 4);
     if (words.length) matched.push(`words: ${words.join(', ')}`);
   }
   if (matched.length === 0) matched.push(`similar capability description (cosine rank)`);

@@ -63,7 +63,7 @@ export async function runToolSearch(db: Db, embedder: Embedder, request: ToolSea
     return { ...result, ...(options.degraded ? { degraded: [options.degraded] } : {}) };
   }
 
-  const need = needOf(parsed);
+  const need = needOf(parsed, snapshot.lexical);
   const ranked = await rankForNeed(db, embedder, snapshot, need, options);
   const memory = request.memory === false ? {} : await applyMemoryPriors(db, parsed, ranked);
   // A request of one clause asks for one thing: its list keeps the alternatives for it.

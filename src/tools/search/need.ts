@@ -1,13 +1,15 @@
 /** One need (the whole request or one of its sub-tasks): the text to match and the slots that steer the ranking. */
 import { conceptInfo, functionInfo, matchForms, sensorByDataSource } from '../knowledge/index.ts';
 import { asksForSubset, bufferDistance, pointCount, twoResolutions, withoutRelativeTime, type ConceptHit, type ParsedRequest, type SubTask, type Weighted } from '../request/index.ts';
+import { type LexicalIndex, queryTerms } from '../lexical.ts';
+import { chooseGlosses } from './gloss.ts';
 import type { Need } from './types.ts';
 
 export function sensorModalities(dataSources: readonly string[]): string[] {
   return [...new Set(dataSources.flatMap((d) => sensorByDataSource(d)?.modalities ?? []))];
 }
 
-export function needOf(parsed: ParsedRequest, sub?: SubTask): Need {
+export function needOf(parsed: ParsedRequest, lexical: LexicalIndex, sub?: SubTask): Need {
   const concepts = sub ? sub.concepts : parsed.concepts;
   const expansions = new Set<string>();
   for (const c of concepts) {
@@ -29,7 +31,7 @@ export function needOf(parsed: ParsedRequest, sub?: SubTask): Need {
     dataSources: parsed.dataSources,
     temporal: parsed.temporal?.shape,
     coverage: sub ? sub.coverage : parsed.coverage,
-    glossWords: sub ? sub.glossWords : parsed.glossWords,
+    glosses: chooseGlosses(lexical, sub ? sub.glossed : parsed.glossed, queryTerms([withoutRelativeTime(text), ...expansions, ...facets].join(' , '))),
   };
 }
 

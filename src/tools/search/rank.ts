@@ -59,9 +59,9 @@ const LEXICAL_RECALL = 60;
 const KG_RECALL = 40;
 
 /**
- * Weight of the English words of a Chinese request's uncovered words (first CC-CEDICT sense) in BM25: the
- * user's own words, but translated out of context, so less than the typed words. Measured on the tuning
- * halves (eval/sets/README.md): further senses, or weight 1, lose Chinese paraphrase requests.
+ * Weight of the English words of a Chinese request's uncovered words (the sense chosen in gloss.ts) in
+ * BM25: the user's own words, but translated, so less than the typed words. Measured on the tuning halves
+ * (eval/sets/README.md): all senses at once, or weight 1, lose Chinese paraphrase requests.
  */
 const GLOSS_WEIGHT = 0.6;
 
@@ -108,7 +108,7 @@ export async function rankForNeed(db: Db, embedder: Embedder, snapshot: CatalogS
   const unknown = contentWords(need.text).filter((w) => !related.some((r) => r.term.startsWith(w.slice(0, 4))));
   const vectorTerms = WORD_SENSE.expansion && w.lexical > 0 ? expandUnknownWords(snapshot, unknown, informationOf, EXPANSION_FACTOR) : [];
   const trust = graphTrust(need.coverage);
-  const terms: WeightedTerm[] = mergeTerms(typedTerms, related, vectorTerms, queryTerms(need.expansions.join(' , '), 0.4 * trust), queryTerms(need.facets.join(' , '), 0.3), queryTerms(need.glossWords.join(' , '), GLOSS_WEIGHT));
+  const terms: WeightedTerm[] = mergeTerms(typedTerms, related, vectorTerms, queryTerms(need.expansions.join(' , '), 0.4 * trust), queryTerms(need.facets.join(' , '), 0.3), queryTerms(need.glosses.flatMap((g) => g.words).join(' , '), GLOSS_WEIGHT));
   const lexicalScores = scoreAll(snapshot.lexical, terms);
   const lexicalTop = lexicalScores.top(LEXICAL_RECALL).map(([id]) => id);
   const state = contextState(options.context);

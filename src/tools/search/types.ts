@@ -90,8 +90,14 @@ export interface Need {
   temporal?: Temporal;
   /** Share of the text the readings cover: how far the task types and products read from it are to be trusted. */
   coverage: number;
-  /** English words of the Chinese words no graph form covers (CC-CEDICT): the user's own words, translated. */
-  glossWords: string[];
+  /** The Chinese words no graph form covers, each with the English words of the sense meant: the user's own words, translated. */
+  glosses: Gloss[];
+}
+
+/** A Chinese word and the informative English words of the dictionary sense chosen for it. */
+export interface Gloss {
+  text: string;
+  words: string[];
 }
 
 export interface Scored extends Signals {

@@ -1,6 +1,6 @@
 import { planOffline } from '../../../src/planning/offline-planner.ts';
 import { describe, expect, it } from 'vitest';
-import { cleanSenses, editDistance, englishSkeleton, glossChinese, glossTableFromEntries, maximumMatch, parseGlossTable, pinyinSkeleton, pinyinSkeletons, soundsLike, toSimplified } from '../../../src/lexicon/zh-gloss.ts';
+import { cleanSenses, dictionarySenses, editDistance, englishSkeleton, glossChinese, glossTableFromEntries, isDictionaryVerb, maximumMatch, parseGlossTable, pinyinSkeleton, pinyinSkeletons, soundsLike, toSimplified } from '../../../src/lexicon/zh-gloss.ts';
 
 /** A tiny dictionary from entries in CC-CEDICT's shape: [traditional, simplified, pinyin, english]. */
 const tinyDictionary = (entries: ReadonlyArray<readonly unknown[]>) => parseGlossTable(glossTableFromEntries(entries));
@@ -21,6 +21,18 @@ describe('CC-CEDICT glossing', () => {
     expect(cleanSenses(['Washington (name)'])).toEqual(['Washington']);
     expect(cleanSenses(['see 看見|看见[kan4 jian4]', 'public square; plaza'])).toEqual(['public square', 'plaza']);
     expect(cleanSenses(['to walk'])).toEqual(['walk']);
+  });
+
+  it('keeps up to eight senses for readers that choose by context, gives a segment four, and marks verbs', () => {
+    const dictionary = tinyDictionary([
+      ['擺', '摆', 'bai3', ['to arrange', 'to exhibit', 'to move to and fro', 'pendulum', 'to put', 'to place']],
+      ['尺', '尺', 'chi3', ['a Chinese foot', 'ruler', 'tape-measure']],
+    ]);
+    expect(dictionarySenses('摆', dictionary)).toEqual(['arrange', 'exhibit', 'move to and fro', 'pendulum', 'put', 'place']);
+    expect(glossChinese('摆', dictionary)[0]!.senses).toHaveLength(4);
+    // The first sense of the entry reads "to …": a verb; a noun's entry does not.
+    expect(isDictionaryVerb('摆', dictionary)).toBe(true);
+    expect(isDictionaryVerb('尺', dictionary)).toBe(false);
   });
 
   it('segments both ways when asked and keeps the reading with fewer words, then fewer single characters', () => {

@@ -5,6 +5,9 @@ import { doneAt, laterStepAt, negatedAt, outputFormatAt } from '../../../src/too
 import { normalizeForMatch } from '../../../src/tools/knowledge/index.ts';
 import { lexicalTerms, buildLexicalIndex, docTerms, topLexical, queryTerms, relatedTerms, sameFamily } from '../../../src/tools/lexical.ts';
 
+/** The words of the first dictionary sense of each Chinese word the graph does not cover. */
+const firstSenses = (text: string) => parseToolRequest(text).glossed.flatMap((g) => g.senses[0] ?? []);
+
 describe('request channel: slots', () => {
   it('reads task type, target product, data source and level from an English request', () => {
     const p = parseToolRequest('Calculate NDVI on a Sentinel-2 L2A image over the Ebro delta');
@@ -78,7 +81,7 @@ describe('request channel: dictionary definitions and words of time', () => {
 
   it('leaves a word whose commonest sense names a time out of the glosses', () => {
     // 年初 "beginning of the year" says when; "beginning" would match a text function.
-    expect(parseToolRequest('年初的植被长势').glossWords).not.toContain('beginning');
+    expect(firstSenses('年初的植被长势')).not.toContain('beginning');
   });
 });
 
@@ -458,8 +461,15 @@ describe('request channel: a named statistic is the task, what it summarises its
 
 describe('request channel: Chinese words no form covers are searched in English', () => {
   it('gives the first dictionary sense of each uncovered word, and none for covered ones', () => {
-    expect(parseToolRequest('想给这些照片加上水印').glossWords).toContain('watermark');
-    expect(parseToolRequest('归一化植被指数').glossWords).toEqual([]);
+    expect(firstSenses('想给这些照片加上水印')).toContain('watermark');
+    expect(firstSenses('归一化植被指数')).toEqual([]);
+  });
+
+  it('reads a one-character verb before a complement with all its senses; a noun before 上 says where', () => {
+    const glossed = parseToolRequest('用相邻几天的影像把这些空白补齐').glossed;
+    const verb = glossed.find((g) => g.text === '补');
+    expect(verb?.senses.flat()).toEqual(expect.arrayContaining(['repair', 'fill']));
+    expect(parseToolRequest('图上的道路换个颜色').glossed.map((g) => g.text)).not.toContain('图');
   });
 });
 
