@@ -83,25 +83,46 @@ function lineAt(fd: number, offset: number): string {
   }
 }
 
-/** The pointers of an adjective synset: symbol and target offset (data.adj line format, wndb(5WN)). */
-function pointers(offset: number): { symbol: string; offset: number }[] {
-  const f = wordnetFiles();
-  if (!f) return [];
-  const line = lineAt(f.data, offset);
+interface Pointer {
+  symbol: string;
+  offset: number;
+  pos: string;
+  /** The word of the synset the pointer leaves from (1-based), 0 for the whole synset. */
+  source: number;
+}
+
+interface Synset {
+  /** Its words, lower case, multi-word lemmas with spaces. */
+  words: string[];
+  pointers: Pointer[];
+}
+
+/** A synset of data.adj or data.noun (line format of wndb(5WN)). */
+function synsetAt(fd: number, offset: number): Synset {
+  const line = lineAt(fd, offset);
   const gloss = line.indexOf(' | ');
   const fields = (gloss >= 0 ? line.slice(0, gloss) : line).split(' ');
   const wordCount = Number.parseInt(fields[3]!, 16);
+  const words = Array.from({ length: wordCount }, (_, i) => fields[4 + 2 * i]!.replace(/\(.*\)$/, '').replace(/_/g, ' ').toLowerCase());
   const at = 4 + 2 * wordCount;
-  const out: { symbol: string; offset: number }[] = [];
-  for (let i = 0; i < Number(fields[at]); i++) out.push({ symbol: fields[at + 1 + 4 * i]!, offset: Number(fields[at + 2 + 4 * i]) });
-  return out;
+  const out: Pointer[] = [];
+  for (let i = 0; i < Number(fields[at]); i++) {
+    const [symbol, target, pos, sourceTarget] = fields.slice(at + 1 + 4 * i, at + 5 + 4 * i);
+    out.push({ symbol: symbol!, offset: Number(target), pos: pos!, source: Number.parseInt(sourceTarget!.slice(0, 2), 16) });
+  }
+  return { words, pointers: out };
+}
+
+/** The pointers of an adjective synset. */
+function pointers(offset: number): Pointer[] {
+  const f = wordnetFiles();
+  return f ? synsetAt(f.data, offset).pointers : [];
 }
 
 /** The first word of a noun synset (an attribute's name). */
 function nounName(offset: number): string | undefined {
   const f = wordnetFiles();
-  if (!f) return undefined;
-  return lineAt(f.nouns, offset).split(' ')[4]?.toLowerCase();
+  return f ? synsetAt(f.nouns, offset).words[0] : undefined;
 }
 
 /** Base forms an adjective may stand under: as written, without a comparative ending, or as a participle's verb ("drying" -> dry). */
@@ -139,4 +160,31 @@ export const propertiesOf = memoizeBounded((word: string): string[] => {
     if (out.size) break;
   }
   return [...out];
+}, 20_000);
+
+/**
+ * The nouns that name what a degree of `word` measures, in two tiers: the nouns WordNet derives from the
+ * adjective ("steep" -> steepness, "hot" -> heat, "turbid" -> turbidity), or from its head adjective for a
+ * satellite; then the more general nouns above them ("steepness" -> gradient, slope). "How steep", 多陡,
+ * "the greenest" ask for that measure. Empty tiers for a word that is no adjective.
+ */
+export const measuresOf = memoizeBounded((word: string): { derived: string[]; general: string[] } => {
+  const derived = new Set<string>();
+  const general = new Set<string>();
+  const f = wordnetFiles();
+  for (const form of f ? adjectiveForms(word) : []) {
+    for (const offset of senses(form).slice(0, SENSES)) {
+      const adjective = synsetAt(f!.data, offset);
+      const position = adjective.words.indexOf(form) + 1;
+      const own = adjective.pointers.filter((p) => p.symbol === '+' && p.pos === 'n' && (p.source === 0 || p.source === position));
+      const fromHeads = own.length ? [] : adjective.pointers.filter((p) => p.symbol === '&').flatMap((p) => pointers(p.offset).filter((q) => q.symbol === '+' && q.pos === 'n'));
+      for (const p of [...own, ...fromHeads]) {
+        const noun = synsetAt(f!.nouns, p.offset);
+        for (const w of noun.words) derived.add(w);
+        for (const up of noun.pointers) if (up.symbol === '@') for (const w of synsetAt(f!.nouns, up.offset).words) general.add(w);
+      }
+    }
+    if (derived.size) break;
+  }
+  return { derived: [...derived], general: [...general] };
 }, 20_000);

@@ -153,6 +153,14 @@ describe.skipIf(!hasData)(`EO tool catalogs, search and workflows (${testMode} m
     expect(first?.why).toContain('fill (补)');
   });
 
+  it('finds the terrain tool for a question about how steep a place is, in English and Chinese', async () => {
+    // Neither "steep" nor 陡 is a word of the catalog: WordNet's measure of steepness is the slope.
+    for (const query of ['how steep is the ridge above our orchard', '屋后那道梁子有多陡']) {
+      const [first] = (await search(query)).tools;
+      expect(first?.id).toBe('dem_slope_aspect');
+    }
+  });
+
   it('answers how a crop is doing with a general vegetation index, not an index named after that crop', async () => {
     const ndvi = ['ndvi', 'ndvi_calculator', 'index:NDVI'];
     const top = async (query: string) => (await search(query)).tools[0]?.id;

@@ -6,14 +6,14 @@
 import { stem } from '../../embedding/text.ts';
 import { mainToolOf } from '../catalog/domain.ts';
 import { dictionarySenses, englishVocabulary, glossChinese, isDictionaryVerb } from '../../lexicon/zh-gloss.ts';
-import { propertiesOf } from '../../lexicon/wordnet.ts';
+import { measuresOf, propertiesOf } from '../../lexicon/wordnet.ts';
 import { memoizeBounded } from '../../memo.ts';
 import { lexicalTerms } from '../lexical.ts';
 import { conceptInfo, eoConceptEntries, functionInfo, matchForms, matchFormsByStem, normalizeForMatch, productInfo, productSatisfies, type FormMatch } from '../knowledge/index.ts';
 import { CONCEPT_TUNING, WORD_SENSE, conceptCloseness, conceptsOfWords, contentWords, dot, informationOf, senseVector } from '../word-sense.ts';
 import { spanOfYears } from './temporal.ts';
 import type { ConceptHit, GlossedWord, Weighted } from './types.ts';
-import { HAN, areaQuestion, bufferDistance, doneAt, formWeight, laterStepAt, negatedAt, outputFormatAt, stateQuestionAt, temporalSummary, zonalSummary } from './wording.ts';
+import { HAN, areaQuestion, bufferDistance, degreeQuestions, doneAt, formWeight, laterStepAt, negatedAt, outputFormatAt, stateQuestionAt, temporalSummary, zonalSummary } from './wording.ts';
 
 export interface TextFacts {
   concepts: ConceptHit[];
@@ -473,6 +473,46 @@ function constructionHits(norm: string, hits: readonly FormMatch[]): FormMatch[]
 }
 
 /**
+ * "how steep is this hillside", 这坡有多陡, "which paddocks are greener": a quality asked about by its degree
+ * asks for the measure of that quality. WordNet names the measure (lexicon/wordnet.ts: steep -> steepness,
+ * then gradient, slope; green -> greenness), and the graph reads those nouns it lists as whole forms, the
+ * derived nouns before the general ones. A Chinese quality is read through its dictionary senses' words.
+ */
+function degreeHits(norm: string, listed: readonly FormMatch[], words: readonly ChineseWord[]): FormMatch[] {
+  const covered = (start: number, end: number) => listed.some((h) => h.start < end && h.end > start);
+  const asked = degreeQuestions(norm);
+  const qualities = [
+    ...asked.english.map((w) => ({ ...w, english: [w.word] })),
+    ...asked.chineseAt.flatMap((at) => {
+      const w = words.find((x) => x.start === at);
+      return w ? [{ start: w.start, end: w.end, word: w.text, english: w.senses.slice(0, DICTIONARY_SENSES).flatMap((sense) => sense.toLowerCase().match(/[a-z]+/g) ?? []) }] : [];
+    }),
+  ];
+  const out: FormMatch[] = [];
+  for (const q of qualities) {
+    if (covered(q.start, q.end)) continue;
+    const measures = q.english.map(measuresOf);
+    for (const tier of [measures.flatMap((m) => m.derived), measures.flatMap((m) => m.general)]) {
+      const entries = new Map(tier.flatMap(graphEntriesOfNoun).map((e) => [`${e.kind}:${e.ids.join('/')}`, e]));
+      for (const e of entries.values()) out.push({ ...e, form: q.word, start: q.start, end: q.end });
+      if (entries.size) break;
+    }
+  }
+  return out;
+}
+
+/**
+ * The graph entries a noun is a whole form of, as written (a stem match would read "green" as "greening"),
+ * without the container words that name no measure ("dimension").
+ */
+function graphEntriesOfNoun(noun: string): Pick<FormMatch, 'kind' | 'ids'>[] {
+  if (WEAK_FUNCTION_FORMS.has(noun)) return [];
+  return matchForms(noun)
+    .filter((h) => DICTIONARY_KINDS.has(h.kind) && h.start === 0 && h.end === noun.length)
+    .map((h) => ({ kind: h.kind, ids: h.ids }));
+}
+
+/**
  * "how is the maize doing", 林子长得怎么样: a thing asked about in its state asks for the task that
  * measures its condition (the graph's `condition` of the object), not for what kind of thing it is. When
  * the sentence describes the state by a property the graph measures for that thing ("are the trees
@@ -586,7 +626,7 @@ export function textFacts(text: string, infer = true): TextFacts {
   const inferred = infer ? inferredHits(norm, listed, zh) : { hits: [], scale: new Map<FormMatch, number>(), glosses: [], glossed: [] };
   const trend = trendHit(norm, listed);
   const change = trend || !infer ? undefined : changeHit(norm, listed);
-  const constructions = infer ? constructionHits(norm, listed) : [];
+  const constructions = infer ? [...constructionHits(norm, listed), ...degreeHits(norm, listed, words)] : [];
   const shaped = [...(change ? [change] : []), ...constructions];
   for (const h of [...dictionary, ...shaped]) inferred.scale.set(h, INFERRED_WEIGHT);
   // Objects asked about in their state ("how are the soybeans doing"): their kind is known.

@@ -173,6 +173,28 @@ export function zonalSummary(norm: string): RegExpExecArray | null {
   return ZONAL_EN.exec(norm) ?? ZONAL_ZH.exec(norm);
 }
 
+// A word asked about by its degree: "how steep", "more/most X", a comparative or superlative after a copula
+// or "the" ("are greener", "the driest"), "X-er than". How much and how many ask for amounts, not degrees.
+const DEGREE_EN = /\bhow\s+(?!much\b|many\b)([a-z]+)\b|\b(?:more|most|less|least)\s+([a-z]+)\b|\b(?:is|are|was|were|looks?|looked|get|gets|getting|got|grows?|growing|seems?|the)\s+([a-z]+(?:er|est))\b|\b([a-z]+er)\s+than\b/g;
+// 有多陡, 多么干, 最绿, 更浑, 越来越干, 比较陡: the character after the marker, when the segmenter keeps the
+// two apart (多云, 最近, 更新 are words of their own).
+const DEGREE_ZH = /(?:有多|多么|越来越|比较|多|最|更)(?=\p{Script=Han})/gu;
+
+/**
+ * Where a text asks for the degree of a quality: the spans of the English words so asked, and the
+ * offsets right after a Chinese degree marker (the quality's word starts there).
+ */
+export function degreeQuestions(norm: string): { english: { start: number; end: number; word: string }[]; chineseAt: number[] } {
+  const english: { start: number; end: number; word: string }[] = [];
+  for (const m of norm.matchAll(DEGREE_EN)) {
+    const word = m.slice(1).find(Boolean)!;
+    const start = m.index + m[0].lastIndexOf(word);
+    english.push({ start, end: start + word.length, word });
+  }
+  const chineseAt = [...norm.matchAll(DEGREE_ZH)].map((m) => m.index + m[0].length);
+  return { english, chineseAt };
+}
+
 /** "how many acres", "有几公顷", "how big is": a question about the area of something. */
 export function areaQuestion(norm: string): RegExpExecArray | null {
   return AREA_QUESTION_EN.exec(norm) ?? AREA_QUESTION_ZH.exec(norm);

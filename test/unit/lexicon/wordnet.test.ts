@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { propertiesOf } from '../../../src/lexicon/wordnet.ts';
+import { measuresOf, propertiesOf } from '../../../src/lexicon/wordnet.ts';
 
 describe('WordNet: the property a describing word is a value of', () => {
   it('reads head adjectives, their satellites and inflected forms', () => {
@@ -10,5 +10,21 @@ describe('WordNet: the property a describing word is a value of', () => {
 
   it('gives nothing for words that are no adjective of a property', () => {
     for (const word of ['the', 'image', 'running', 'xyzzy']) expect(propertiesOf(word)).toEqual([]);
+  });
+});
+
+describe('WordNet: the measure a degree of a quality asks for', () => {
+  it('derives the noun of the quality, then the more general nouns above it', () => {
+    expect(measuresOf('steep').derived).toContain('steepness');
+    expect(measuresOf('steep').general).toContain('slope');
+    expect(measuresOf('steepest').general).toContain('slope');
+    expect(measuresOf('turbid').derived).toContain('turbidity');
+    expect(measuresOf('greener').derived).toContain('greenness');
+    // A satellite takes the nouns of its head adjective: parched is a kind of dry.
+    expect(measuresOf('parched').derived).toContain('dryness');
+  });
+
+  it('gives nothing for words that are no adjective', () => {
+    for (const word of ['the', 'river', 'xyzzy']) expect(measuresOf(word)).toEqual({ derived: [], general: [] });
   });
 });

@@ -85,6 +85,24 @@ describe('request channel: dictionary definitions and words of time', () => {
   });
 });
 
+describe('request channel: a quality asked about by its degree', () => {
+  const concepts = (text: string) => parseToolRequest(text).concepts.map((c) => c.id);
+
+  it('reads "how steep", 有多陡 and a comparative as a request for the measure of the quality', () => {
+    expect(concepts('how steep are the vineyard terraces behind the farm')).toContain('terrain');
+    expect(concepts('这条沟两边有多陡')).toContain('terrain');
+    expect(concepts('which of the meadows look greenest in May')).toContain('vegetation_monitoring');
+    expect(concepts('how turbid is the pond next to the mill')).toContain('turbidity');
+  });
+
+  it('reads no degree in amounts, in words that hold a marker, or in a plain adjective', () => {
+    expect(concepts('how many scenes cover the farm')).not.toContain('terrain');
+    // 最近 "recently" and 更新 "update" are words of their own: 近 and 新 are not asked by degree.
+    expect(parseToolRequest('最近更新的影像').concepts).toEqual(parseToolRequest('影像').concepts);
+    expect(concepts('a steep path to the vineyard terraces')).not.toContain('terrain');
+  });
+});
+
 /** The normalised text and where a form stands in it, as the wording predicates take them. */
 function spanOf(text: string, form: string): [norm: string, start: number, end: number] {
   const norm = normalizeForMatch(text);
