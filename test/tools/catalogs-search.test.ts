@@ -155,7 +155,7 @@ describe.skipIf(!hasData)(`EO tool catalogs, search and workflows (${testMode} m
 
   it('finds the terrain tool for a question about how steep a place is, in English and Chinese', async () => {
     // Neither "steep" nor 陡 is a word of the catalog: WordNet's measure of steepness is the slope.
-    for (const query of ['how steep is the ridge above our orchard', '屋后那道梁子有多陡']) {
+    for (const query of ['how steep is the ridge above our orchard', '屋后那道梁子哪一面最陡']) {
       const [first] = (await search(query)).tools;
       expect(first?.id).toBe('dem_slope_aspect');
     }

@@ -473,7 +473,7 @@ function constructionHits(norm: string, hits: readonly FormMatch[]): FormMatch[]
 }
 
 /**
- * "how steep is this hillside", 这坡有多陡, "which paddocks are greener": a quality asked about by its degree
+ * "how steep is this hillside", 哪面坡更陡, "which plots are greener": a quality asked about by its degree
  * asks for the measure of that quality. WordNet names the measure (lexicon/wordnet.ts: steep -> steepness,
  * then gradient, slope; green -> greenness), and the graph reads those nouns it lists as whole forms, the
  * derived nouns before the general ones. A Chinese quality is read through its dictionary senses' words.

@@ -176,7 +176,7 @@ export function zonalSummary(norm: string): RegExpExecArray | null {
 // A word asked about by its degree: "how steep", "more/most X", a comparative or superlative after a copula
 // or "the" ("are greener", "the driest"), "X-er than". How much and how many ask for amounts, not degrees.
 const DEGREE_EN = /\bhow\s+(?!much\b|many\b)([a-z]+)\b|\b(?:more|most|less|least)\s+([a-z]+)\b|\b(?:is|are|was|were|looks?|looked|get|gets|getting|got|grows?|growing|seems?|the)\s+([a-z]+(?:er|est))\b|\b([a-z]+er)\s+than\b/g;
-// 有多陡, 多么干, 最绿, 更浑, 越来越干, 比较陡: the character after the marker, when the segmenter keeps the
+// 有多浑, 多么干, 最绿, 更陡, 越来越干, 比较陡: the character after the marker, when the segmenter keeps the
 // two apart (多云, 最近, 更新 are words of their own).
 const DEGREE_ZH = /(?:有多|多么|越来越|比较|多|最|更)(?=\p{Script=Han})/gu;
 

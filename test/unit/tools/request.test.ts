@@ -88,9 +88,10 @@ describe('request channel: dictionary definitions and words of time', () => {
 describe('request channel: a quality asked about by its degree', () => {
   const concepts = (text: string) => parseToolRequest(text).concepts.map((c) => c.id);
 
-  it('reads "how steep", 有多陡 and a comparative as a request for the measure of the quality', () => {
+  it('reads "how steep", 更陡, 有多浑 and a superlative as a request for the measure of the quality', () => {
     expect(concepts('how steep are the vineyard terraces behind the farm')).toContain('terrain');
-    expect(concepts('这条沟两边有多陡')).toContain('terrain');
+    expect(concepts('这条沟两边哪边更陡')).toContain('terrain');
+    expect(concepts('村口那个塘的水有多浑')).toContain('turbidity');
     expect(concepts('which of the meadows look greenest in May')).toContain('vegetation_monitoring');
     expect(concepts('how turbid is the pond next to the mill')).toContain('turbidity');
   });
