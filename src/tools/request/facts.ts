@@ -224,7 +224,7 @@ function chineseWords(norm: string, singles = false): ChineseWord[] {
 const VERB_COMPLEMENT = /^(?:上|下|掉|到|出|起|进|回|过|开|成|好|完|住|走|齐|全|满|光|出来|起来|下来|上来|上去|下去|进来|进去|出去|回来|过来|过去|干净)$/u;
 
 /**
- * A one-character verb with a complement right after it (补 + 上, 抠 + 掉): a verb in use, read through its
+ * A one-character verb with a complement right after it (填 + 上, 删 + 掉): a verb in use, read through its
  * senses like a word of two characters. After a noun, 上 and 下 say where (图上 "on the map"); the
  * dictionary tells the verb from the noun.
  */
