@@ -172,16 +172,17 @@ export const measuresOf = memoizeBounded((word: string): { derived: string[]; ge
   const derived = new Set<string>();
   const general = new Set<string>();
   const f = wordnetFiles();
-  for (const form of f ? adjectiveForms(word) : []) {
+  if (!f) return { derived: [], general: [] };
+  for (const form of adjectiveForms(word)) {
     for (const offset of senses(form).slice(0, SENSES)) {
-      const adjective = synsetAt(f!.data, offset);
+      const adjective = synsetAt(f.data, offset);
       const position = adjective.words.indexOf(form) + 1;
       const own = adjective.pointers.filter((p) => p.symbol === '+' && p.pos === 'n' && (p.source === 0 || p.source === position));
       const fromHeads = own.length ? [] : adjective.pointers.filter((p) => p.symbol === '&').flatMap((p) => pointers(p.offset).filter((q) => q.symbol === '+' && q.pos === 'n'));
       for (const p of [...own, ...fromHeads]) {
-        const noun = synsetAt(f!.nouns, p.offset);
+        const noun = synsetAt(f.nouns, p.offset);
         for (const w of noun.words) derived.add(w);
-        for (const up of noun.pointers) if (up.symbol === '@') for (const w of synsetAt(f!.nouns, up.offset).words) general.add(w);
+        for (const up of noun.pointers) if (up.symbol === '@') for (const w of synsetAt(f.nouns, up.offset).words) general.add(w);
       }
     }
     if (derived.size) break;

@@ -190,6 +190,18 @@ function statedHits(norm: string, hits: readonly FormMatch[]): FormMatch[] {
   return hits.filter((h) => isObjectHit(h) && stateQuestionAt(norm, h.start, h.end));
 }
 
+/** Whether a reading of `hits` spans part of start..end. */
+function overlapsAny(hits: readonly FormMatch[], start: number, end: number): boolean {
+  return hits.some((h) => h.start < end && h.end > start);
+}
+
+/** Graph entries without repeats (one entry per kind and ids). */
+function uniqueEntries(entries: Iterable<Pick<FormMatch, 'kind' | 'ids'>>): Pick<FormMatch, 'kind' | 'ids'>[] {
+  const out = new Map<string, Pick<FormMatch, 'kind' | 'ids'>>();
+  for (const e of entries) out.set(`${e.kind}:${e.ids.join('/')}`, { kind: e.kind, ids: e.ids });
+  return [...out.values()];
+}
+
 /** A dictionary word of the text's Chinese, where it stands (offsets in the normalised text). */
 interface ChineseWord {
   text: string;
@@ -252,9 +264,8 @@ const DICTIONARY_KINDS: ReadonlySet<string> = new Set(['concept', 'function', 'p
  */
 function dictionaryHits(words: readonly ChineseWord[], listed: readonly FormMatch[]): FormMatch[] {
   const hits: FormMatch[] = [];
-  const covered = (start: number, end: number) => listed.some((h) => h.start < end && h.end > start);
   for (const w of words) {
-    if (covered(w.start, w.end)) continue;
+    if (overlapsAny(listed, w.start, w.end)) continue;
     for (const sense of w.senses.slice(0, DICTIONARY_SENSES)) {
       // A calendar character (the 月 of 6月) dates the request; it does not ask for a temporal aggregate.
       if ([...w.text].length === 1 && CALENDAR_SENSE.test(sense.toLowerCase())) continue;
@@ -274,11 +285,8 @@ function dictionaryHits(words: readonly ChineseWord[], listed: readonly FormMatc
 const graphEntriesOfSense = memoizeBounded((sense: string): Pick<FormMatch, 'kind' | 'ids'>[] => {
   const text = normalizeForMatch(sense).trim();
   const plural = /^[a-z]+$/.test(text) ? matchFormsLoose(`${text}s`).filter((h) => h.end === text.length + 1) : [];
-  const out = new Map<string, Pick<FormMatch, 'kind' | 'ids'>>();
-  for (const h of [...matchFormsLoose(text), ...plural]) {
-    if (DICTIONARY_KINDS.has(h.kind) && h.start === 0 && h.end >= text.length - 2) out.set(`${h.kind}:${h.ids.join('/')}`, { kind: h.kind, ids: h.ids });
-  }
-  return out.size ? [...out.values()] : (invertedEntries(text) ?? compoundHead(text));
+  const whole = uniqueEntries([...matchFormsLoose(text), ...plural].filter((h) => DICTIONARY_KINDS.has(h.kind) && h.start === 0 && h.end >= text.length - 2));
+  return whole.length ? whole : (invertedEntries(text) ?? compoundHead(text));
 }, 20_000);
 
 /**
@@ -362,7 +370,6 @@ function compoundHead(word: string): Pick<FormMatch, 'kind' | 'ids'>[] {
  * word, through its CC-CEDICT senses. Words of the setting (place phrases, seasons) are left alone.
  */
 function inferredHits(norm: string, hits: readonly FormMatch[], zh: readonly ChineseWord[]): { hits: FormMatch[]; scale: Map<FormMatch, number>; glosses: string[]; glossed: GlossedWord[] } {
-  const covered = (start: number, end: number) => hits.some((h) => h.start < end && h.end > start);
   const readable = (w: string) => !TIME_WORDS.test(w) && contentWords(w).length > 0 && informationOf(w) >= CONCEPT_TUNING.minInformation;
   // Unknown words with where they stand; a Chinese word stands for the English words of its senses.
   const words: { text: string; start: number; end: number; english: string[] }[] = [];
@@ -371,12 +378,12 @@ function inferredHits(norm: string, hits: readonly FormMatch[], zh: readonly Chi
   // English words only matter to the concept reading; Chinese ones also give glosses (the parsed summary).
   for (const m of WORD_SENSE.concepts ? norm.matchAll(/[a-z][a-z-]+/g) : []) {
     const end = m.index + m[0].length;
-    if (!covered(m.index, end) && !inSetting(norm, m.index) && readable(m[0])) words.push({ text: m[0], start: m.index, end, english: [m[0]] });
+    if (!overlapsAny(hits, m.index, end) && !inSetting(norm, m.index) && readable(m[0])) words.push({ text: m[0], start: m.index, end, english: [m[0]] });
   }
   for (const w of zh) {
     // A word whose commonest sense is only a time (年初 "beginning of the year") says when: setting. One that
     // names something in its time (早稻 "early season rice") is read.
-    if (covered(w.start, w.end) || onlyATime(w.senses[0] ?? '')) continue;
+    if (overlapsAny(hits, w.start, w.end) || onlyATime(w.senses[0] ?? '')) continue;
     // Later senses are rarer uses: 平均 "average" is also "in equal proportions", which is not what a request means.
     const english = w.senses.slice(0, DICTIONARY_SENSES).flatMap((sense) => contentWords(sense)).filter(readable);
     if (english.length === 0) continue;
@@ -479,7 +486,6 @@ function constructionHits(norm: string, hits: readonly FormMatch[]): FormMatch[]
  * derived nouns before the general ones. A Chinese quality is read through its dictionary senses' words.
  */
 function degreeHits(norm: string, listed: readonly FormMatch[], words: readonly ChineseWord[]): FormMatch[] {
-  const covered = (start: number, end: number) => listed.some((h) => h.start < end && h.end > start);
   const asked = degreeQuestions(norm);
   const qualities = [
     ...asked.english.map((w) => ({ ...w, english: [w.word] })),
@@ -490,12 +496,12 @@ function degreeHits(norm: string, listed: readonly FormMatch[], words: readonly 
   ];
   const out: FormMatch[] = [];
   for (const q of qualities) {
-    if (covered(q.start, q.end)) continue;
+    if (overlapsAny(listed, q.start, q.end)) continue;
     const measures = q.english.map(measuresOf);
     for (const tier of [measures.flatMap((m) => m.derived), measures.flatMap((m) => m.general)]) {
-      const entries = new Map(tier.flatMap(graphEntriesOfNoun).map((e) => [`${e.kind}:${e.ids.join('/')}`, e]));
-      for (const e of entries.values()) out.push({ ...e, form: q.word, start: q.start, end: q.end });
-      if (entries.size) break;
+      const entries = uniqueEntries(tier.flatMap(graphEntriesOfNoun));
+      for (const e of entries) out.push({ ...e, form: q.word, start: q.start, end: q.end });
+      if (entries.length) break;
     }
   }
   return out;
@@ -566,12 +572,11 @@ function outputFormatHits(norm: string, hits: readonly FormMatch[]): FormMatch[]
  * hedgerows parched?") has a low coverage: its reading is then a guess from the words it happened to know.
  */
 function coverageOf(norm: string, hits: readonly FormMatch[], zh: readonly ChineseWord[]): number {
-  const covered = (start: number, end: number) => hits.some((h) => h.start < end && h.end > start);
   let total = 0;
   let known = 0;
   const add = (start: number, end: number, information: number) => {
     total += information;
-    if (covered(start, end)) known += information;
+    if (overlapsAny(hits, start, end)) known += information;
   };
   for (const m of norm.matchAll(/[a-z][a-z-]+/g)) {
     if (TIME_WORDS.test(m[0]) || contentWords(m[0]).length === 0) continue;
