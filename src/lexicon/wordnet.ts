@@ -168,11 +168,12 @@ export const propertiesOf = memoizeBounded((word: string): string[] => {
  * satellite; then the more general nouns above them ("steepness" -> gradient, slope). "How steep", 多陡,
  * "the greenest" ask for that measure. Empty tiers for a word that is no adjective.
  */
-export const measuresOf = memoizeBounded((word: string): { derived: string[]; general: string[] } => {
+export const measuresOf = memoizeBounded((word: string): { derived: string[]; general: string[]; specific: string[] } => {
   const derived = new Set<string>();
   const general = new Set<string>();
+  const specific = new Set<string>();
   const f = wordnetFiles();
-  if (!f) return { derived: [], general: [] };
+  if (!f) return { derived: [], general: [], specific: [] };
   for (const form of adjectiveForms(word)) {
     for (const offset of senses(form).slice(0, SENSES)) {
       const adjective = synsetAt(f.data, offset);
@@ -183,9 +184,10 @@ export const measuresOf = memoizeBounded((word: string): { derived: string[]; ge
         const noun = synsetAt(f.nouns, p.offset);
         for (const w of noun.words) derived.add(w);
         for (const up of noun.pointers) if (up.symbol === '@') for (const w of synsetAt(f.nouns, up.offset).words) general.add(w);
+        for (const down of noun.pointers) if (down.symbol === '~') for (const w of synsetAt(f.nouns, down.offset).words) specific.add(w);
       }
     }
     if (derived.size) break;
   }
-  return { derived: [...derived], general: [...general] };
+  return { derived: [...derived], general: [...general], specific: [...specific] };
 }, 20_000);

@@ -147,6 +147,7 @@ const ParsedSchema = z
     processingLevel: z.string().optional(),
     modalities: z.array(z.string()),
     bands: z.array(z.string()),
+    absentBands: z.array(z.string()).openapi({ description: 'bands the text says the data does not have; tools that need one are left out' }),
     has: z.array(z.string()),
     lacks: z.array(z.string()),
     subTasks: z.array(z.string()),

@@ -178,6 +178,15 @@ describe.skipIf(!hasData)(`EO tool catalogs, search and workflows (${testMode} m
     expect(water.has((await tools('is the meadow soggy after the snowmelt?'))[0]!)).toBe(true);
   });
 
+  it('leaves out the tools that need a band the user says the data lacks', async () => {
+    const bandsOf = async (id: string) => (await call<{ inputs: { optional?: boolean; bands?: string[] }[] }>(`/v1/tools/${encodeURIComponent(id)}`)).body.inputs.filter((p) => !p.optional).flatMap((p) => p.bands ?? []);
+    const topBands = async (query: string) => Promise.all((await search(query)).tools.slice(0, 5).map((t) => bandsOf(t.id)));
+    expect((await topBands('a greenness index for photos from a near-infrared camera')).some((b) => b.includes('nir'))).toBe(true);
+    const without = await search('a greenness index for photos from a camera that has no near-infrared');
+    expect(without.parsed.absentBands).toEqual(['nir']);
+    for (const bands of await topBands('a greenness index for photos from a camera that has no near-infrared')) expect(bands).not.toContain('nir');
+  });
+
   it('answers what a later step needs first when only the later step is named', async () => {
     const top = async (query: string) => (await search(query)).tools[0]?.id;
     expect(await top('before we run change detection on the pair, what has to be done to them?')).toBe('image_registration');

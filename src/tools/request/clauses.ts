@@ -33,7 +33,8 @@ const NOT_VERBS = new Set(
 
 /** The clause opens with a verb: one of EO processing, or any word followed by its object. */
 export function opensWithVerb(clause: string): boolean {
-  const [first = '', second = ''] = normalizeForMatch(clause).trim().split(/\s+/);
+  // Words only: the clause may end the sentence ("and plot it.").
+  const [first = '', second = ''] = normalizeForMatch(clause).match(/[a-z0-9][a-z0-9'-]*/g) ?? [];
   if (STEP_VERBS.has(first)) return true;
   return /^[a-z]+$/.test(first) && !NOT_VERBS.has(first) && OBJECT_OPENERS.has(second);
 }

@@ -498,7 +498,7 @@ function degreeHits(norm: string, listed: readonly FormMatch[], words: readonly 
   for (const q of qualities) {
     if (overlapsAny(listed, q.start, q.end)) continue;
     const measures = q.english.map(measuresOf);
-    for (const tier of [measures.flatMap((m) => m.derived), measures.flatMap((m) => m.general)]) {
+    for (const tier of [measures.flatMap((m) => m.derived), measures.flatMap((m) => m.general), measures.flatMap((m) => m.specific)]) {
       const entries = uniqueEntries(tier.flatMap(graphEntriesOfNoun));
       for (const e of entries) out.push({ ...e, form: q.word, start: q.start, end: q.end });
       if (entries.length) break;

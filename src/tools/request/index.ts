@@ -8,10 +8,10 @@ import { conceptInfo, findSensor, functionInfo, normalizeForMatch, productInfo, 
 import type { RequestContext } from '../prerequisites.ts';
 import { subTasksOf } from './clauses.ts';
 import { namedBands, textFacts, type TextFacts } from './facts.ts';
-import { parseDataSources, parseLevel, parsePrecision, parseSpatial } from './slots.ts';
+import { parseDataSources, parseLevel, parsePrecision, parseSpatial, spelledBands } from './slots.ts';
 import { parseTemporal } from './temporal.ts';
 import type { ConceptHit, ParsedRequest } from './types.ts';
-import { HAN } from './wording.ts';
+import { HAN, negatedAt } from './wording.ts';
 
 export type { ConceptHit, GlossedWord, ParsedRequest, PrecisionSlot, SpatialSlot, SubTask, TemporalSlot, Weighted } from './types.ts';
 export { isExplicitSequence, splitClauses } from './clauses.ts';
@@ -74,9 +74,18 @@ export function parseToolRequest(query: string, context: RequestContext = {}): P
   const dataSources = parseDataSources(query, context);
   const processingLevel = context.processingLevel ?? parseLevel(query, dataSources);
   const temporal = parseTemporal(query, facts.concepts);
+  const norm = normalizeForMatch(query);
+  const named = [
+    ...namedBands(norm, facts.hits).map((h) => ({ ids: h.ids, negated: negatedAt(norm, h.start) })),
+    ...spelledBands(query).map((h) => {
+      const before = normalizeForMatch(query.slice(0, h.start));
+      return { ids: h.ids, negated: negatedAt(before, before.length) };
+    }),
+  ];
+  const absentBands = [...new Set(named.filter((h) => h.negated).flatMap((h) => h.ids))];
   const bands = [
     ...new Set([
-      ...namedBands(normalizeForMatch(query), facts.hits).flatMap((h) => h.ids),
+      ...named.filter((h) => !h.negated).flatMap((h) => h.ids),
       ...facts.concepts.filter((c) => !c.negated && c.kind === 'task').flatMap((c) => conceptInfo(c.id)?.bands ?? []),
     ]),
   ];
@@ -109,7 +118,8 @@ export function parseToolRequest(query: string, context: RequestContext = {}): P
     dataSources,
     ...(processingLevel ? { processingLevel } : {}),
     modalities,
-    bands,
+    bands: bands.filter((b) => !absentBands.includes(b)),
+    absentBands,
     has: [...facts.has],
     lacks,
     context: merged,

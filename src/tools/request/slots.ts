@@ -1,5 +1,5 @@
 /** The spatial and precision slots, the data sources and the processing level named in a request. */
-import { canonicalDataSource, conceptInfo, findLevel, knowledgeGraph, matchForms, normalizeForMatch, resolveDataSources, sensorByDataSource } from '../knowledge/index.ts';
+import { bandRoleFor, canonicalDataSource, conceptInfo, findLevel, knowledgeGraph, matchForms, normalizeForMatch, resolveDataSources, sensorByDataSource } from '../knowledge/index.ts';
 import type { RequestContext } from '../prerequisites.ts';
 import type { ConceptHit, PrecisionSlot, SpatialSlot } from './types.ts';
 import { HAN } from './wording.ts';
@@ -117,4 +117,19 @@ export function parseLevel(query: string, dataSources: readonly string[]): strin
 
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Bands spelled as a word of the one-letter band codes of Awesome Spectral Indices ("RGB" is red, green,
+ * blue; "NRG" near-infrared, red, green), with where each word starts. Only capitals, three or four
+ * distinct codes, so acronyms that merely hold such letters (SAR, DEM, NDVI) are not read.
+ */
+export function spelledBands(query: string): { ids: string[]; start: number }[] {
+  const out: { ids: string[]; start: number }[] = [];
+  for (const m of query.matchAll(/\b[A-Z]{3,4}\b/g)) {
+    const letters = [...m[0]];
+    const roles = letters.map((c) => bandRoleFor(c));
+    if (new Set(letters).size === letters.length && roles.every((r): r is string => !!r)) out.push({ ids: roles, start: m.index });
+  }
+  return out;
 }

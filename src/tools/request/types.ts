@@ -75,6 +75,8 @@ export interface ParsedRequest {
   processingLevel?: string;
   modalities: string[];
   bands: string[];
+  /** Bands the text says the data does not have ("no near-infrared", 没有近红外). */
+  absentBands: string[];
   /** Products/capabilities the text says the user has, and does not have. */
   has: string[];
   lacks: string[];

@@ -13,7 +13,7 @@ export function formWeight(form: string): number {
 
 // Over the normalised text, where apostrophes are gone ("don't" reads "dont").
 const NEGATION_EN = /\b(?:not|no|never|without|nor|dont|doesnt|didnt|hasnt|havent|hadnt|isnt|arent|wasnt|werent|cannot|cant|wont|shouldnt|lacks?|lacking|missing|un)\b/;
-const NEGATION_ZH = /未|没有|尚未|还没|无|不是|缺少|没/;
+const NEGATION_ZH = /未|没有|尚未|还没|无|不是|缺少|没|不带|不含|不包[含括]/;
 
 /**
  * Chinese asks yes/no questions by repeating a verb around 不 or 没 ("是不是", "有没有", "会不会"): the
@@ -122,7 +122,7 @@ export function negatedAt(norm: string, start: number): boolean {
 
 const KEEP_VERB = '(?:keep|keeps|kept|retain|retains|want|wants|need|needs|use|take|select|leave|extract|show|pick)';
 const RESTRICTION_EN = new RegExp(
-  `\\b(?:only|just|solely)\\s+(?:(?:want|need|like)\\s+to\\s+)?${KEEP_VERB}\\b|\\b${KEEP_VERB}\\s+(?:only|just|solely)\\b|\\b(?:restrict|restricted|limit|limited|confine|confined|subset|trim|cut)\\s+(?:it\\s+|them\\s+|the\\s+\\S+\\s+)?(?:down\\s+)?to\\b|\\b(?:discard|drop|throw away|throw out|get rid of|remove|delete|cut away|cut off)\\s+(?:\\S+\\s+){0,3}?(?:else|rest|outside|others?)\\b|\\bnothing\\s+(?:but|except)\\b`,
+  `\\b(?:only|just|solely)\\s+(?:(?:want|need|like)\\s+to\\s+)?${KEEP_VERB}\\b|\\b${KEEP_VERB}\\s+(?:only|just|solely)\\b|\\b(?:restrict|restricted|limit|limited|confine|confined|subset|trim|cut)\\s+(?:it\\s+|them\\s+|the\\s+\\S+\\s+)?(?:down\\s+)?to\\b|\\b(?:discard|drop|throw away|throw out|get rid of|remove|delete|cut away|cut off)\\s+(?:\\S+\\s+){0,3}?(?:else|rest|outside|others?)\\b|\\bnothing\\s+(?:but|except)\\b|\\b(?:everything|anything)\\s+(?:else|outside|beyond)\\b`,
   'i',
 );
 /**

@@ -75,6 +75,7 @@ export function summarise(parsed: ParsedRequest): ParsedSummary {
     ...(parsed.processingLevel ? { processingLevel: parsed.processingLevel } : {}),
     modalities: parsed.modalities,
     bands: parsed.bands,
+    absentBands: parsed.absentBands,
     has: parsed.has,
     lacks: parsed.lacks,
     subTasks: parsed.subTasks.map((s) => s.text),

@@ -91,6 +91,9 @@ export function incompatibility(tool: ToolRecord, need: Need, dataModalities: re
     const usable = need.modalities.length > 0 && tool.modalities.some((m) => need.modalities.includes(m));
     if (!usable) return `works on ${tool.modalities.join('/')} data, not ${dataModalities.join('/')}`;
   }
+  const required = tool.inputs.filter((p) => !p.optional).flatMap((p) => p.bands ?? []);
+  const absent = required.filter((b) => need.absentBands.includes(b));
+  if (absent.length) return `the data has no ${absent.join(', ')} band`;
   if (need.dataSources.length === 1) {
     const sensor = sensorByDataSource(need.dataSources[0]!);
     const bands = tool.inputs.filter((p) => !p.optional).flatMap((p) => p.bands ?? []);

@@ -27,6 +27,7 @@ export function needOf(parsed: ParsedRequest, lexical: LexicalIndex, sub?: SubTa
     taskTypes,
     products: sub ? sub.products : parsed.target.products,
     bands: parsed.bands,
+    absentBands: parsed.absentBands,
     modalities: [...new Set([...sensorModalities(parsed.dataSources), ...parsed.modalities])],
     dataSources: parsed.dataSources,
     temporal: parsed.temporal?.shape,

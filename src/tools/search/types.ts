@@ -67,7 +67,7 @@ export interface ToolSearchResponse {
 
 /** The request channel's reading, as returned to clients. */
 export interface ParsedSummary
-  extends Pick<ParsedRequest, 'lang' | 'taskTypes' | 'temporal' | 'spatial' | 'precision' | 'dataSources' | 'processingLevel' | 'modalities' | 'bands' | 'has' | 'lacks' | 'expansions' | 'confidence'> {
+  extends Pick<ParsedRequest, 'lang' | 'taskTypes' | 'temporal' | 'spatial' | 'precision' | 'dataSources' | 'processingLevel' | 'modalities' | 'bands' | 'absentBands' | 'has' | 'lacks' | 'expansions' | 'confidence'> {
   taskType?: string;
   targetObjects: string[];
   targetProducts: string[];
@@ -84,6 +84,8 @@ export interface Need {
   taskTypes: Weighted[];
   products: Weighted[];
   bands: string[];
+  /** Bands the user's data does not have: a tool that needs one cannot run on it. */
+  absentBands: string[];
   /** Modalities of the user's data (filter) and of the request overall. */
   modalities: string[];
   dataSources: string[];

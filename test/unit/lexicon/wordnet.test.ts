@@ -24,7 +24,14 @@ describe('WordNet: the measure a degree of a quality asks for', () => {
     expect(measuresOf('parched').derived).toContain('dryness');
   });
 
+  it('lists the more specific measures below the derived noun', () => {
+    // cloudy -> cloudiness, whose kinds include turbidity; a word with no kinds below gives none.
+    expect(measuresOf('cloudy').specific).toContain('turbidity');
+    expect(measuresOf('cloudier').specific).toContain('turbidity');
+    expect(measuresOf('steep').specific).not.toContain('turbidity');
+  });
+
   it('gives nothing for words that are no adjective', () => {
-    for (const word of ['the', 'river', 'xyzzy']) expect(measuresOf(word)).toEqual({ derived: [], general: [] });
+    for (const word of ['the', 'river', 'xyzzy']) expect(measuresOf(word)).toEqual({ derived: [], general: [], specific: [] });
   });
 });

@@ -546,6 +546,10 @@ describe('request channel: constructions that name a task by their shape', () =>
   it('tells when a request keeps part of the data, names points to place or two resolutions', () => {
     expect(asksForSubset('only keep the blue and green bands')).toBe(true);
     expect(asksForSubset('drop everything outside the park')).toBe(true);
+    // The rest named as "everything outside / else" is dropped, whatever the verb.
+    expect(asksForSubset('null everything beyond the county line')).toBe(true);
+    expect(asksForSubset('mask everything else')).toBe(true);
+    expect(asksForSubset('everything looks fine in the park')).toBe(false);
     expect(asksForSubset('其他的日期都不要')).toBe(true);
     // "Only" before any verb, and the rest with a verb of discarding (V + 掉), in Chinese.
     expect(asksForSubset('只看六月份的影像')).toBe(true);
@@ -569,6 +573,8 @@ describe('request channel: a clause that opens with a verb and its object is a s
       'chart the values',
     ]);
     expect(opensWithVerb('chart the values')).toBe(true);
+    // The last clause of a sentence keeps its full stop.
+    expect(splitClauses('sum the snow index inside the catchment and chart it.')).toEqual(['sum the snow index inside the catchment', 'chart it.']);
   });
 
   it('does not take a preposition, a quantifier or a coordinated noun for a verb', () => {
@@ -617,5 +623,21 @@ describe('request channel: a clause that only says what the user holds is not a 
     expect(onlyHolds('I have to classify the scenes')).toBe(false);
     expect(onlyHolds("I've got twelve Landsat scenes")).toBe(true);
     expect(onlyHolds('我有一景哨兵2号影像')).toBe(true);
+  });
+});
+
+describe('request channel: bands the data has and has not', () => {
+  it('reads bands said to be missing as absent, not as wanted', () => {
+    const parsed = parseToolRequest('our camera records red and green light but no near-infrared');
+    expect(parsed.bands).toEqual(expect.arrayContaining(['red', 'green']));
+    expect(parsed.bands).not.toContain('nir');
+    expect(parsed.absentBands).toEqual(['nir']);
+    expect(parseToolRequest('相机不带近红外波段，只能拍可见光').absentBands).toEqual(['nir']);
+  });
+
+  it('reads a word spelled in one-letter band codes as those bands, and no other capitals', () => {
+    expect(parseToolRequest('a greenness index from NRG aerial photos').bands).toEqual(expect.arrayContaining(['nir', 'red', 'green']));
+    expect(parseToolRequest('SAR and DEM of the valley').bands).toEqual([]);
+    expect(parseToolRequest('greenness from the drone, not RGB').absentBands).toEqual(expect.arrayContaining(['red', 'green', 'blue']));
   });
 });
