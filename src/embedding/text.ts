@@ -68,7 +68,7 @@ export function normaliseText(text: string): string {
 }
 
 /** Common function words and question filler; they say nothing about which place or tool is meant. */
-const EN_STOP_WORDS: ReadonlySet<string> = new Set(
+export const EN_STOP_WORDS: ReadonlySet<string> = new Set(
   (
     'a an the and or but nor if then else so than too very of at by for with about against between into ' +
     'through during before after above below to from up down in out on off over under again further once ' +

@@ -4,7 +4,7 @@
  * Terms are the embedder's own stems (same analysis, so "calibrate" meets "calibration"), adjacent-word
  * bigrams (so "VH/VV" is told from "VV/VH") and Chinese character bigrams.
  */
-import { analyse } from '../embedding/text.ts';
+import { analyse, EN_STOP_WORDS, stem } from '../embedding/text.ts';
 
 export interface WeightedTerm {
   term: string;
@@ -28,6 +28,12 @@ export function lexicalTerms(text: string): Map<string, number> {
       if (previous) add(`${previous}_${token.stem}`, 0.5);
       previous = token.stem;
     }
+  }
+  // A hyphenated word with a stop word in it ("no-data", "all-weather") would lose that part and its
+  // meaning with it: it also counts as one word, so "no-data" meets "nodata".
+  for (const m of text.matchAll(/[A-Za-z]+(?:-[A-Za-z]+)+/g)) {
+    const parts = m[0].toLowerCase().split('-');
+    if (parts.some((p) => EN_STOP_WORDS.has(p))) add(stem(parts.join('')));
   }
   for (const run of analysis.unspaced) {
     const chars = Array.from(run);

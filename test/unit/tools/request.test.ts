@@ -276,6 +276,13 @@ describe('lexical index', () => {
     expect(lexicalTerms('calibrate').has('calibr')).toBe(true);
   });
 
+  it('keeps a hyphenated word with a stop word in it as one word as well', () => {
+    expect(lexicalTerms('pixels flagged as no-data').has('nodata')).toBe(true);
+    expect(lexicalTerms('the nodata mask').has('nodata')).toBe(true);
+    // Without a stop word the parts say it already: no joined term.
+    expect(lexicalTerms('near-infrared band').has('nearinfrar')).toBe(false);
+  });
+
   it('ranks the document with the rare matching term first', () => {
     const index = buildLexicalIndex(
       [
