@@ -144,6 +144,16 @@ export function inSetting(norm: string, start: number): boolean {
 }
 
 /**
+ * The prepositions of SETTING_BEFORE that only say where: "on", "over" and "through" also give a topic
+ * ("a story on logging") or a time ("over the summer"), which may be just what is asked.
+ */
+const PLACE_BEFORE = new RegExp(SETTING_BEFORE.source.replace('on|at|', 'at|').replace('|over|through|among|amid|', '|'));
+
+function inPlacePhrase(norm: string, start: number): boolean {
+  return PLACE_BEFORE.test(norm.slice(Math.max(0, start - 60), start));
+}
+
+/**
  * A Chinese phrase of place: 在 X 里 (上, 中, 边, 附近…) or 沿(着) X, X being what is between. Both
  * frames are needed: 上 and 里 alone also end words (马上 "at once", 哪里 "where").
  */
@@ -309,6 +319,17 @@ function namesTask(h: FormMatch): boolean {
 
 /** A step named as coming after the one asked for is context: it counts like an operand. */
 const LATER_STEP_WEIGHT = 0.4;
+
+/**
+ * A reading that names a place where the work is done ("in the arid hills", 干旱区 "arid zone", 灾区
+ * "disaster area") qualifies the task; it is not the task.
+ */
+const PLACE_WEIGHT = 0.3;
+
+/** A Chinese form that a place suffix makes the name of an area (干旱 + 区). */
+function namesAnArea(norm: string, h: FormMatch): boolean {
+  return HAN.test(h.form) && /^(?:区|地区|地带)/u.test(norm.slice(h.end));
+}
 
 /**
  * The prerequisites (graph) of the task types of later steps, as readings where those steps stand: each
@@ -662,12 +683,15 @@ export function textFacts(text: string, infer = true): TextFacts {
   // A later step with nothing else asked ("两景图做变化检测之前该怎么处理"): what is asked is what it needs
   // first, with the weight the step's own words have.
   const readings = later.size && !explicitTask ? [...hits, ...prerequisiteHits([...later])] : hits;
+  const listedSet = new Set(listed);
   for (const h of readings) {
     if (givenQuantity(norm, h)) continue;
     const negated = negatedAt(norm, h.start);
     const isObject = isObjectHit(h);
     const operand = [...operands].some((o) => o.start <= h.start && o.end >= h.end);
-    const w = (inferred.scale.get(h) ?? formWeight(h.form)) * (operand ? 0.4 : 1) * (isObject && explicitTask ? 0.3 : 1) * (later.has(h) ? LATER_STEP_WEIGHT : 1);
+    // Only words of the graph or the dictionary: a construction's span ("since 2020") is no place.
+    const place = listedSet.has(h) && (inPlacePhrase(norm, h.start) || namesAnArea(norm, h));
+    const w = (inferred.scale.get(h) ?? formWeight(h.form)) * (operand ? 0.4 : 1) * (isObject && explicitTask ? 0.3 : 1) * (later.has(h) ? LATER_STEP_WEIGHT : 1) * (place ? PLACE_WEIGHT : 1);
     if (h.kind === 'concept' && insideState(h)) continue;
     if (h.kind === 'concept') {
       for (const id of h.ids) {

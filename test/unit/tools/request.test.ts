@@ -648,3 +648,18 @@ describe('request channel: bands the data has and has not', () => {
     expect(parseToolRequest('greenness from the drone, not RGB').absentBands).toEqual(expect.arrayContaining(['red', 'green', 'blue']));
   });
 });
+
+describe('request channel: a reading that names the place of the work qualifies the task', () => {
+  const weightOf = (text: string, id: string) => parseToolRequest(text).concepts.find((c) => c.id === id)?.weight ?? 0;
+
+  it('weighs a concept in a phrase of place, or made an area by 区, below the same concept asked about', () => {
+    expect(weightOf('how green are the pastures in the flooded valley', 'flood')).toBeLessThan(0.5);
+    expect(weightOf('map the flooded fields', 'flood')).toBe(1);
+    expect(weightOf('干旱区的草场今年长得怎么样', 'drought')).toBeLessThan(0.5);
+    expect(weightOf('今年草场干旱严重吗', 'drought')).toBe(1);
+  });
+
+  it('does not read a topic ("a report on …") as a place', () => {
+    expect(weightOf('for a report on flooding, where did the water go', 'flood')).toBe(1);
+  });
+});
