@@ -187,6 +187,11 @@ describe.skipIf(!hasData)(`EO tool catalogs, search and workflows (${testMode} m
     for (const bands of await topBands('a greenness index for photos from a camera that has no near-infrared')) expect(bands).not.toContain('nir');
   });
 
+  it('reads a subset of what lies inside an area as a spatial subset', async () => {
+    const top = (await search('只留下县界里面的像元，外面的都删掉')).tools[0]?.id;
+    expect(['filter_spatial', 'mask_polygon']).toContain(top);
+  });
+
   it('answers what a later step needs first when only the later step is named', async () => {
     const top = async (query: string) => (await search(query)).tools[0]?.id;
     expect(await top('before we run change detection on the pair, what has to be done to them?')).toBe('image_registration');

@@ -36,6 +36,9 @@ export function needOf(parsed: ParsedRequest, lexical: LexicalIndex, sub?: SubTa
   };
 }
 
+/** Words for the inside or the outside of an area. */
+const SPATIAL_SIDE = /\b(?:outside|inside|within|beyond)\b|外面|外边|外头|以外|之外|里面|里边|里头|以内|之内|范围内|范围外/u;
+
 /** Weight of a task type read from the shape of a clause rather than from a word of the graph. */
 const CONSTRUCTION_WEIGHT = 0.6;
 const SUBSET_WEIGHT = 0.7;
@@ -66,6 +69,8 @@ function constructionsOf(text: string, read: Weighted[], stated: string[], conce
     const top = Math.max(SUBSET_WEIGHT, ...taskTypes.map((t) => t.weight));
     taskTypes = [{ id: 'subsetting', weight: top }, ...taskTypes.filter((t) => t.id !== 'subsetting')];
     if (matchForms(text, ['band']).length) facets.push('filter bands by name');
+    // What lies inside or outside something is kept or dropped: the subset is of space.
+    else if (SPATIAL_SIDE.test(text)) facets.push('spatial extent geometries polygons');
   }
   return { taskTypes, facets };
 }
