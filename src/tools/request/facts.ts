@@ -45,6 +45,19 @@ const TARGET_MARKERS_ZH = /(?:计算|提取|估算|反演|生成|制作|得到|�
 /** A Chinese locative after a mention ("图像中", "土地覆盖图上"): the thing is where something is, so it is at hand. */
 const LOCATIVE_AFTER_ZH = /^(?:上(?![传升涨下])|里(?!程)|中(?![心国间])|内)/u;
 
+/**
+ * A task named as the map something is read on ("on the land-cover map", 分类图上, 变化图里): its map is
+ * at hand, so the task is done, not asked.
+ */
+const MAP_LOCATIVE_ZH = /^图?(?:上(?![传升涨下])|里(?!程)|中(?![心国间])|内)/u;
+const MAP_AFTER_EN = /^[\s-]*(?:map|maps|layer|raster)\b/;
+const ON_THE_EN = /\b(?:on|in|from|off)\s+(?:the|this|that|our|my|your|their)\s+(?:[a-z-]+\s+){0,2}$/;
+
+function mapAtHand(norm: string, h: FormMatch): boolean {
+  if (HAN.test(h.form)) return (h.form.endsWith('图') || norm[h.end] === '图') && MAP_LOCATIVE_ZH.test(norm.slice(h.end));
+  return (/\bmaps?$/.test(norm.slice(h.start, h.end)) || MAP_AFTER_EN.test(norm.slice(h.end))) && ON_THE_EN.test(norm.slice(0, h.start));
+}
+
 function isInputMention(norm: string, h: FormMatch): boolean {
   const before = norm.slice(0, h.start);
   if (HAN.test(h.form)) return INPUT_MARKERS_ZH.test(before) || LOCATIVE_AFTER_ZH.test(norm.slice(h.end));
@@ -697,7 +710,7 @@ export function textFacts(text: string, infer = true): TextFacts {
       for (const id of h.ids) {
         const c = conceptInfo(id);
         if (!c) continue;
-        if (!negated && c.kind === 'task' && doneAt(norm, h.start)) {
+        if (!negated && c.kind === 'task' && (doneAt(norm, h.start) || mapAtHand(norm, h))) {
           const done = mainToolOf(c) ?? c.tools?.[0];
           if (done) has.add(done);
           for (const p of c.products?.slice(0, 1) ?? []) has.add(p);
@@ -727,7 +740,7 @@ export function textFacts(text: string, infer = true): TextFacts {
           for (const o of functionInfo(id)?.outputs ?? []) if (o.product) lacks.add(o.product);
           continue;
         }
-        if (doneAt(norm, h.start)) {
+        if (doneAt(norm, h.start) || mapAtHand(norm, h)) {
           for (const o of functionInfo(id)?.outputs ?? []) if (o.product) has.add(o.product);
           continue;
         }

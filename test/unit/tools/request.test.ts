@@ -183,6 +183,14 @@ describe('request channel: work said to be done describes the data', () => {
   it('still reads the same task when it is asked for', () => {
     expect(parseToolRequest('Co-register my two scenes.').concepts.some((c) => c.id === 'registration')).toBe(true);
   });
+
+  it('reads the map something is read on as a map at hand', () => {
+    const onMap = parseToolRequest('on the land-cover map, which class covers the most hectares');
+    expect(onMap.has).toContain('landcover_map');
+    expect(onMap.taskTypes.some((t) => t.id === 'classification')).toBe(false);
+    expect(parseToolRequest('土地利用分类图上哪一类面积最大').has).toContain('landcover_map');
+    expect(parseToolRequest('make a land-cover map of the valley').has).not.toContain('landcover_map');
+  });
 });
 
 describe('request channel: relative time is setting, not task', () => {
