@@ -137,6 +137,12 @@ const YES_NO_FORM = /^(\p{Script=Han})[不没]\1$/u;
 /** Words that place something within a period ("beginning of the year", "mid-autumn"). */
 const POSITION_IN_TIME = /^(?:beginning|start|end|early|late|middle|mid|first|last|half)$/;
 
+/** Every dictionary sense of the word is a proper name (黄河 "Yellow River or Huang He"): it names a place, not a task. */
+function onlyAName(word: string): boolean {
+  const senses = dictionarySenses(word);
+  return senses.length > 0 && senses.every((s) => /^[A-Z]/.test(s));
+}
+
 function onlyATime(sense: string): boolean {
   const words = contentWords(sense);
   return words.some((e) => TIME_WORDS.test(e)) && words.every((e) => TIME_WORDS.test(e) || POSITION_IN_TIME.test(e));
@@ -417,7 +423,7 @@ function inferredHits(norm: string, hits: readonly FormMatch[], zh: readonly Chi
   for (const w of zh) {
     // A word whose commonest sense is only a time (年初 "beginning of the year") says when: setting. One that
     // names something in its time (早稻 "early season rice") is read.
-    if (overlapsAny(hits, w.start, w.end) || onlyATime(w.senses[0] ?? '')) continue;
+    if (overlapsAny(hits, w.start, w.end) || onlyATime(w.senses[0] ?? '') || onlyAName(w.text)) continue;
     // Later senses are rarer uses: 平均 "average" is also "in equal proportions", which is not what a request means.
     const english = w.senses.slice(0, DICTIONARY_SENSES).flatMap((sense) => contentWords(sense)).filter(readable);
     if (english.length === 0) continue;

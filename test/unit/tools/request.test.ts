@@ -671,3 +671,11 @@ describe('request channel: a reading that names the place of the work qualifies 
     expect(weightOf('for a report on flooding, where did the water go', 'flood')).toBe(1);
   });
 });
+
+describe('request channel: a Chinese proper name is the setting, not words to search', () => {
+  it('leaves out of the glosses a word whose every dictionary sense is a name, and keeps common words', () => {
+    const glossed = parseToolRequest('长江口那一片滩涂今年冲掉了多少').glossed.map((g) => g.text);
+    expect(glossed).not.toContain('长江');
+    expect(glossed).toContain('滩涂');
+  });
+});
