@@ -156,18 +156,18 @@ const TIME_WORDS = /^(?:spring|summer|autumn|fall|winter|season|seasons|january|
  * a locative preposition, then determiners and modifiers. Such words say where the work is done (setting),
  * not what is measured, so they are not read as a task; an object named there only qualifies the task.
  */
-const SETTING_BEFORE = /\b(?:in|on|at|near|along|around|across|inside|within|beside|throughout|over|through|among|amid|next to|close to|behind|outside|upstream of|downstream of)\s+(?:(?:the|a|an|my|our|your|their|his|her|its|this|that|these|those|whole|entire|local|nearby|same)\s+)*(?:[a-z-]+\s+){0,2}$/;
+const ONLY_PLACE_PREPOSITIONS = 'in|at|near|along|around|across|inside|within|beside|throughout|next to|close to|behind|outside|upstream of|downstream of';
+/** Prepositions that also give a topic ("a story on logging") or a time ("over the summer"). */
+const PLACE_OR_TOPIC_PREPOSITIONS = 'on|over|through|among|amid';
+const PHRASE_TAIL = '\\s+(?:(?:the|a|an|my|our|your|their|his|her|its|this|that|these|those|whole|entire|local|nearby|same)\\s+)*(?:[a-z-]+\\s+){0,2}$';
+const SETTING_BEFORE = new RegExp(`\\b(?:${ONLY_PLACE_PREPOSITIONS}|${PLACE_OR_TOPIC_PREPOSITIONS})${PHRASE_TAIL}`);
+const PLACE_BEFORE = new RegExp(`\\b(?:${ONLY_PLACE_PREPOSITIONS})${PHRASE_TAIL}`);
 
 export function inSetting(norm: string, start: number): boolean {
   return SETTING_BEFORE.test(norm.slice(Math.max(0, start - 60), start));
 }
 
-/**
- * The prepositions of SETTING_BEFORE that only say where: "on", "over" and "through" also give a topic
- * ("a story on logging") or a time ("over the summer"), which may be just what is asked.
- */
-const PLACE_BEFORE = new RegExp(SETTING_BEFORE.source.replace('on|at|', 'at|').replace('|over|through|among|amid|', '|'));
-
+/** A phrase of place whose preposition only says where: what it names may not be what is asked. */
 function inPlacePhrase(norm: string, start: number): boolean {
   return PLACE_BEFORE.test(norm.slice(Math.max(0, start - 60), start));
 }
