@@ -5,7 +5,8 @@
  *   tool channel     capability-text embeddings, lexical index, relation graph (capability.ts, catalog-cache.ts)
  *   recall           pgvector top-100 by cosine  ∪  lexical top-60  ∪  producers of the wanted products
  *                    ∪  the missing prerequisite steps of the likeliest leaders
- *   filter           catalogs; tools that cannot read the data's modality or lack a band on its sensor
+ *   filter           catalogs; tools that cannot read the data's modality, lack a band on its sensor or
+ *                    need a band the user says the data does not have
  *   rerank           final = alpha * similarity + beta * complementarity
  *   diversify        requests of several clauses: the first k cover their parts, not one step (diversify.ts)
  *
