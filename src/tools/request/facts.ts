@@ -49,12 +49,15 @@ const LOCATIVE_AFTER_ZH = /^(?:上(?![传升涨下])|里(?!程)|中(?![心国间
  * A task named as the map something is read on ("on the land-cover map", 分类图上, 变化图里): its map is
  * at hand, so the task is done, not asked.
  */
-const MAP_LOCATIVE_ZH = /^图?(?:上(?![传升涨下])|里(?!程)|中(?![心国间])|内)/u;
 const MAP_AFTER_EN = /^[\s-]*(?:map|maps|layer|raster)\b/;
 const ON_THE_EN = /\b(?:on|in|from|off)\s+(?:the|this|that|our|my|your|their)\s+(?:[a-z-]+\s+){0,2}$/;
 
 function mapAtHand(norm: string, h: FormMatch): boolean {
-  if (HAN.test(h.form)) return (h.form.endsWith('图') || norm[h.end] === '图') && MAP_LOCATIVE_ZH.test(norm.slice(h.end));
+  if (HAN.test(h.form)) {
+    const after = norm.slice(h.end);
+    if (h.form.endsWith('图')) return LOCATIVE_AFTER_ZH.test(after);
+    return after.startsWith('图') && LOCATIVE_AFTER_ZH.test(after.slice(1));
+  }
   return (/\bmaps?$/.test(norm.slice(h.start, h.end)) || MAP_AFTER_EN.test(norm.slice(h.end))) && ON_THE_EN.test(norm.slice(0, h.start));
 }
 

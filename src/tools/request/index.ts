@@ -88,7 +88,7 @@ export function parseToolRequest(query: string, context: RequestContext = {}): P
       ...named.filter((h) => !h.negated).flatMap((h) => h.ids),
       ...facts.concepts.filter((c) => !c.negated && c.kind === 'task').flatMap((c) => conceptInfo(c.id)?.bands ?? []),
     ]),
-  ];
+  ].filter((b) => !absentBands.includes(b));
   const modalities = modalitiesOf(dataSources, facts.concepts);
 
   // Two acquisitions and no word that they are aligned: the user holds an image pair, not yet co-registered.
@@ -118,7 +118,7 @@ export function parseToolRequest(query: string, context: RequestContext = {}): P
     dataSources,
     ...(processingLevel ? { processingLevel } : {}),
     modalities,
-    bands: bands.filter((b) => !absentBands.includes(b)),
+    bands,
     absentBands,
     has: [...facts.has],
     lacks,
