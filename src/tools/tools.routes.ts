@@ -148,6 +148,7 @@ const ParsedSchema = z
     modalities: z.array(z.string()),
     bands: z.array(z.string()),
     absentBands: z.array(z.string()).openapi({ description: 'bands the text says the data does not have; tools that need one are left out' }),
+    onlyBands: z.array(z.string()).openapi({ description: 'all the bands the text says the data has ("only RGB"); tools that declare another are left out' }),
     has: z.array(z.string()),
     lacks: z.array(z.string()),
     subTasks: z.array(z.string()),

@@ -178,6 +178,19 @@ describe.skipIf(!hasData)(`EO tool catalogs, search and workflows (${testMode} m
     expect(water.has((await tools('is the meadow soggy after the snowmelt?'))[0]!)).toBe(true);
   });
 
+  it('does not match a tool by a word of an idiom ("running low" is no run)', async () => {
+    const ids = (await search('the vines are running low on water')).tools.slice(0, 5).map((t) => t.id);
+    expect(ids.filter((id) => id.startsWith('run_'))).toEqual([]);
+  });
+
+  it('leaves out the index whose formula needs a band outside the only ones the data has', async () => {
+    const bandsOf = async (id: string) => (await call<{ inputs: { optional?: boolean; bands?: string[] }[] }>(`/v1/tools/${encodeURIComponent(id)}`)).body.inputs.filter((p) => !p.optional).flatMap((p) => p.bands ?? []);
+    const query = 'our survey camera has only RGB; which index shows how the maize is growing?';
+    const found = await search(query);
+    expect(found.parsed.onlyBands.sort()).toEqual(['blue', 'green', 'green1', 'red']);
+    for (const t of found.tools.filter((x) => x.id.startsWith('index:')).slice(0, 5)) expect((await bandsOf(t.id)).every((b) => ['blue', 'green', 'red'].includes(b))).toBe(true);
+  });
+
   it('leaves out the tools that need a band the user says the data lacks', async () => {
     const bandsOf = async (id: string) => (await call<{ inputs: { optional?: boolean; bands?: string[] }[] }>(`/v1/tools/${encodeURIComponent(id)}`)).body.inputs.filter((p) => !p.optional).flatMap((p) => p.bands ?? []);
     const topBands = async (query: string) => Promise.all((await search(query)).tools.slice(0, 5).map((t) => bandsOf(t.id)));

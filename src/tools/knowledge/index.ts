@@ -22,6 +22,6 @@ export {
   productSatisfies,
   sensorConcepts,
 } from './graph.ts';
-export { bandRoleFor, bandRoleInfo, canonicalDataSource, findLevel, findSensor, levelProvides, resolveDataSources, sensorBandFor, sensorByDataSource, sensorsWithBands } from './sensors.ts';
+export { bandRoleFor, bandRoleIds, bandRoleInfo, canonicalDataSource, findLevel, findSensor, levelProvides, resolveDataSources, sensorBandFor, sensorByDataSource, sensorsWithBands } from './sensors.ts';
 export { normalizeForMatch } from './normalize.ts';
 export { matchForms, matchFormsByStem, normalizeAvailable, type FormKind, type FormMatch } from './forms.ts';

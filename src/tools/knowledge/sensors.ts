@@ -21,6 +21,11 @@ export function bandRoleFor(codeOrName: string): string | undefined {
   );
 }
 
+/** Every band role the graph knows. */
+export function bandRoleIds(): string[] {
+  return [...idx().bandRoles.keys()];
+}
+
 export function bandRoleInfo(role: string): BandRole | undefined {
   return idx().bandRoles.get(role);
 }

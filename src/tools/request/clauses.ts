@@ -36,6 +36,8 @@ export function opensWithVerb(clause: string): boolean {
   // Words only: the clause may end the sentence ("and plot it.").
   const [first = '', second = ''] = normalizeForMatch(clause).match(/[a-z0-9][a-z0-9'-]*/g) ?? [];
   if (STEP_VERBS.has(first)) return true;
+  // A contraction ("there's", "it's", "we've") is a subject and its auxiliary, never a verb with its object.
+  if (/^\W*[\p{L}]+['\u2019][\p{L}]/u.test(clause.trimStart())) return false;
   return /^[a-z]+$/.test(first) && !NOT_VERBS.has(first) && OBJECT_OPENERS.has(second);
 }
 

@@ -4,14 +4,14 @@
  * level, precision), enriched from the knowledge graph, split into sub-tasks when it asks for several
  * steps, and merged with the client's context (what the user's data already is, and is not).
  */
-import { conceptInfo, findSensor, functionInfo, normalizeForMatch, productInfo, sensorByDataSource } from '../knowledge/index.ts';
+import { bandRoleIds, conceptInfo, findSensor, functionInfo, normalizeForMatch, productInfo, sensorByDataSource } from '../knowledge/index.ts';
 import type { RequestContext } from '../prerequisites.ts';
 import { subTasksOf } from './clauses.ts';
 import { namedBands, textFacts, type TextFacts } from './facts.ts';
 import { parseDataSources, parseLevel, parsePrecision, parseSpatial, spelledBands } from './slots.ts';
 import { parseTemporal } from './temporal.ts';
 import type { ConceptHit, ParsedRequest } from './types.ts';
-import { HAN, negatedAt } from './wording.ts';
+import { HAN, negatedAt, onlyAt } from './wording.ts';
 
 export type { ConceptHit, GlossedWord, ParsedRequest, PrecisionSlot, SpatialSlot, SubTask, TemporalSlot, Weighted } from './types.ts';
 export { isExplicitSequence, splitClauses } from './clauses.ts';
@@ -68,6 +68,9 @@ export function asksForProcessing(query: string): boolean {
   return facts.explicitTask || namesProduct || ANALYSIS_VERBS_EN.test(query) || ANALYSIS_VERBS_ZH.test(query) || parseDataSources(query, {}).length > 0;
 }
 
+/** The band without its number: swir1 and swir2 are of one family. */
+const bandFamily = (role: string) => role.replace(/\d+$/, '');
+
 /** Parses a tool request; `context` is what the client says about its data (it wins over the text). */
 export function parseToolRequest(query: string, context: RequestContext = {}): ParsedRequest {
   const facts = textFacts(query);
@@ -76,13 +79,18 @@ export function parseToolRequest(query: string, context: RequestContext = {}): P
   const temporal = parseTemporal(query, facts.concepts);
   const norm = normalizeForMatch(query);
   const named = [
-    ...namedBands(norm, facts.hits).map((h) => ({ ids: h.ids, negated: negatedAt(norm, h.start) })),
+    ...namedBands(norm, facts.hits).map((h) => ({ ids: h.ids, negated: negatedAt(norm, h.start), only: onlyAt(norm, h.start, h.end) })),
     ...spelledBands(query).map((h) => {
       const before = normalizeForMatch(query.slice(0, h.start));
-      return { ids: h.ids, negated: negatedAt(before, before.length) };
+      const around = before + normalizeForMatch(query.slice(h.start));
+      return { ids: h.ids, negated: negatedAt(before, before.length), only: onlyAt(around, before.length, before.length + h.ids.length) };
     }),
   ];
   const absentBands = [...new Set(named.filter((h) => h.negated).flatMap((h) => h.ids))];
+  // Data said to have only some bands ("only RGB", 只有RGB) has none of the others. A band named without
+  // its number ("the shortwave-infrared bands") stands for its whole family (swir1, swir2).
+  const held = named.filter((h) => !h.negated).flatMap((h) => h.ids.map(bandFamily));
+  const onlyBands = named.some((h) => h.only && !h.negated) ? bandRoleIds().filter((b) => held.includes(bandFamily(b))) : [];
   const bands = [
     ...new Set([
       ...named.filter((h) => !h.negated).flatMap((h) => h.ids),
@@ -120,6 +128,7 @@ export function parseToolRequest(query: string, context: RequestContext = {}): P
     modalities,
     bands,
     absentBands,
+    onlyBands,
     has: [...facts.has],
     lacks,
     context: merged,

@@ -77,6 +77,8 @@ export interface ParsedRequest {
   bands: string[];
   /** Bands the text says the data does not have ("no near-infrared", 没有近红外). */
   absentBands: string[];
+  /** All the bands the data has, when the text says so ("only RGB", 只有RGB); empty otherwise. */
+  onlyBands: string[];
   /** Products/capabilities the text says the user has, and does not have. */
   has: string[];
   lacks: string[];

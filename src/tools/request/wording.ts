@@ -120,6 +120,17 @@ export function negatedAt(norm: string, start: number): boolean {
   return NEGATION_EN.test(words);
 }
 
+const ONLY_EN = /\b(?:only|just|solely|merely|nothing but)\b(?:\s+\S+){0,2}\s*$/;
+const ONLY_AFTER_EN = /^\s*(?:\S+\s+)?only\b/;
+const ONLY_ZH = /(?:只有|仅有|只是|只|仅)[^，。,；;]{0,4}$/u;
+
+/** The mention at start..end is said to be all there is ("only RGB", "RGB bands only", 只有RGB). */
+export function onlyAt(norm: string, start: number, end: number): boolean {
+  const before = norm.slice(Math.max(0, start - 28), start);
+  if (HAN.test(before.slice(-4))) return ONLY_ZH.test(before);
+  return ONLY_EN.test(before) || ONLY_AFTER_EN.test(norm.slice(end, end + 20));
+}
+
 const KEEP_VERB = '(?:keep|keeps|kept|retain|retains|want|wants|need|needs|use|take|select|leave|extract|show|pick)';
 const RESTRICTION_EN = new RegExp(
   `\\b(?:only|just|solely)\\s+(?:(?:want|need|like)\\s+to\\s+)?${KEEP_VERB}\\b|\\b${KEEP_VERB}\\s+(?:only|just|solely)\\b|\\b(?:restrict|restricted|limit|limited|confine|confined|subset|trim|cut)\\s+(?:it\\s+|them\\s+|the\\s+\\S+\\s+)?(?:down\\s+)?to\\b|\\b(?:discard|drop|throw away|throw out|get rid of|remove|delete|cut away|cut off)\\s+(?:\\S+\\s+){0,3}?(?:else|rest|outside|others?)\\b|\\bnothing\\s+(?:but|except)\\b|\\b(?:everything|anything)\\s+(?:else|outside|beyond)\\b`,

@@ -76,6 +76,7 @@ export function summarise(parsed: ParsedRequest): ParsedSummary {
     modalities: parsed.modalities,
     bands: parsed.bands,
     absentBands: parsed.absentBands,
+    onlyBands: parsed.onlyBands,
     has: parsed.has,
     lacks: parsed.lacks,
     subTasks: parsed.subTasks.map((s) => s.text),

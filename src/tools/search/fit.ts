@@ -94,6 +94,10 @@ export function incompatibility(tool: ToolRecord, need: Need, dataModalities: re
   const required = tool.inputs.filter((p) => !p.optional).flatMap((p) => p.bands ?? []);
   const absent = required.filter((b) => need.absentBands.includes(b));
   if (absent.length) return `the data has no ${absent.join(', ')} band`;
+  // Bands read from a tool's description are a guess ("such as NDVI" in a generic band-math tool); those
+  // of its formula are what it reads.
+  const outside = need.onlyBands.length && typeof tool.attributes.formula === 'string' ? required.filter((b) => !need.onlyBands.includes(b)) : [];
+  if (outside.length) return `the data has only the ${need.onlyBands.join(', ')} bands`;
   if (need.dataSources.length === 1) {
     const sensor = sensorByDataSource(need.dataSources[0]!);
     const bands = tool.inputs.filter((p) => !p.optional).flatMap((p) => p.bands ?? []);

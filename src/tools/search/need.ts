@@ -28,6 +28,7 @@ export function needOf(parsed: ParsedRequest, lexical: LexicalIndex, sub?: SubTa
     products: sub ? sub.products : parsed.target.products,
     bands: parsed.bands,
     absentBands: parsed.absentBands,
+    onlyBands: parsed.onlyBands,
     modalities: [...new Set([...sensorModalities(parsed.dataSources), ...parsed.modalities])],
     dataSources: parsed.dataSources,
     temporal: parsed.temporal?.shape,

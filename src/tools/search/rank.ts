@@ -1,4 +1,5 @@
 /** One ranking: the hybrid recall (dense, lexical, knowledge graph) and the weighted score of every candidate. */
+import { idiomWords } from '../../lexicon/wordnet.ts';
 import type { Db } from '../../db/database.ts';
 import type { Embedder } from '../../embedding/embedder.ts';
 import { offlineSimilarities, queryEmbedderFor } from '../../embedding/query-embedding.ts';
@@ -80,6 +81,13 @@ const SETTING_WEIGHT = 0.5;
  */
 const STATED_OBJECT_WEIGHT = 0;
 
+/**
+ * Weight of a typed word that stands in an idiomatic verb of several words ("running short", "make out"):
+ * the phrase means something its words do not, yet a tool name may share one of them ("run"). Measured on
+ * the tuning halves: 0 and 0.25 rank alike; at 0 such a word cannot bring a tool in on its own.
+ */
+const IDIOM_WEIGHT = 0;
+
 /** Weight of a catalog word standing in for a request word the catalog lacks (times their closeness). */
 const EXPANSION_FACTOR = 0.5;
 
@@ -101,7 +109,10 @@ export async function rankForNeed(db: Db, embedder: Embedder, snapshot: CatalogS
   const w = options.weights;
   const setting = settingOnlyTerms(need.text);
   const stated = statedObjectTerms(need.text);
-  const typedTerms = queryTerms(need.text).map((t) => (stated.has(t.term) ? { ...t, weight: t.weight * STATED_OBJECT_WEIGHT } : setting.has(t.term) ? { ...t, weight: t.weight * SETTING_WEIGHT } : t));
+  const idioms = idiomWords(need.text);
+  const typedTerms = queryTerms(need.text).map((t) =>
+    stated.has(t.term) ? { ...t, weight: t.weight * STATED_OBJECT_WEIGHT } : setting.has(t.term) ? { ...t, weight: t.weight * SETTING_WEIGHT } : idioms.has(t.term) ? { ...t, weight: t.weight * IDIOM_WEIGHT } : t,
+  );
   // Words the catalog lacks may still share a word family with its terms (the stemmer is conservative),
   // or a meaning with some of them (word vectors).
   const related = relatedTerms(snapshot.lexical, typedTerms);
@@ -140,7 +151,7 @@ export async function rankForNeed(db: Db, embedder: Embedder, snapshot: CatalogS
   const wTask = w.taskType * trust;
   const wOut = w.output * trust;
   const sum = w.dense + w.lexical + wTask + wOut + w.bands + w.name;
-  const typed = new Set([...lexicalTerms(need.text).keys()].filter((t) => !t.includes('_')));
+  const typed = new Set([...lexicalTerms(need.text).keys()].filter((t) => !t.includes('_') && !idioms.has(t)));
   const taskWeight = new Map(need.taskTypes.map((t) => [t.id, t.weight]));
 
   const dataModalities = sensorModalities(need.dataSources);

@@ -67,7 +67,7 @@ export interface ToolSearchResponse {
 
 /** The request channel's reading, as returned to clients. */
 export interface ParsedSummary
-  extends Pick<ParsedRequest, 'lang' | 'taskTypes' | 'temporal' | 'spatial' | 'precision' | 'dataSources' | 'processingLevel' | 'modalities' | 'bands' | 'absentBands' | 'has' | 'lacks' | 'expansions' | 'confidence'> {
+  extends Pick<ParsedRequest, 'lang' | 'taskTypes' | 'temporal' | 'spatial' | 'precision' | 'dataSources' | 'processingLevel' | 'modalities' | 'bands' | 'absentBands' | 'onlyBands' | 'has' | 'lacks' | 'expansions' | 'confidence'> {
   taskType?: string;
   targetObjects: string[];
   targetProducts: string[];
@@ -86,6 +86,8 @@ export interface Need {
   bands: string[];
   /** Bands the user's data does not have: a tool that needs one cannot run on it. */
   absentBands: string[];
+  /** All the bands the user's data has, when the user says so: a tool declaring another cannot run on it. */
+  onlyBands: string[];
   /** Modalities of the user's data (filter) and of the request overall. */
   modalities: string[];
   dataSources: string[];

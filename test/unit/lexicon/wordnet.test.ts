@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { measuresOf, propertiesOf } from '../../../src/lexicon/wordnet.ts';
+import { stem } from '../../../src/embedding/text.ts';
+import { idiomWords, measuresOf, propertiesOf } from '../../../src/lexicon/wordnet.ts';
 
 describe('WordNet: the property a describing word is a value of', () => {
   it('reads head adjectives, their satellites and inflected forms', () => {
@@ -33,5 +34,14 @@ describe('WordNet: the measure a degree of a quality asks for', () => {
 
   it('gives nothing for words that are no adjective', () => {
     for (const word of ['the', 'river', 'xyzzy']) expect(measuresOf(word)).toEqual({ derived: [], general: [], specific: [] });
+  });
+});
+
+describe('idiomatic verbs of several words', () => {
+  it('finds the words of a verb whose sense is not its head verb, and leaves verbs that keep their head alone', () => {
+    expect([...idiomWords('the orchard is running short of water')].sort()).toEqual(['run', 'short']);
+    expect([...idiomWords('I can barely make out the field edges')]).toContain(stem('make'));
+    expect([...idiomWords('sum up the rainfall per season')]).toEqual([]);
+    expect([...idiomWords('fill in the gaps with the next scene')]).toEqual([]);
   });
 });

@@ -206,6 +206,15 @@ describe('request channel: relative time is setting, not task', () => {
   });
 });
 
+describe('request channel: data said to have only some bands', () => {
+  it('reads "only" before or after the bands as all the bands the data has, a family named without its number in full', () => {
+    expect(parseToolRequest('the old aerial survey has only RGB, which greenness index works?').onlyBands.sort()).toEqual(['blue', 'green', 'green1', 'red']);
+    expect(parseToolRequest('a moisture index from the shortwave-infrared bands only').onlyBands.sort()).toEqual(['swir1', 'swir2']);
+    expect(parseToolRequest('手上只有红光和近红外两个波段，能算哪些指数').onlyBands.sort()).toEqual(['nir', 'nir2', 'red']);
+    expect(parseToolRequest('a greenness index from the red and near-infrared bands').onlyBands).toEqual([]);
+  });
+});
+
 describe('request channel: multi-step requests', () => {
   it('splits at sequence words and before verbs, not at every "and"', () => {
     expect(splitClauses('Open the archive, restrict it to spring 2019, derive EVI and write the output as NetCDF.')).toEqual([
@@ -230,6 +239,13 @@ describe('request channel: multi-step requests', () => {
     expect(splitClauses('since then the marsh has dried out in places')).toHaveLength(1);
     expect(splitClauses('open the tiles, next mosaic them')).toEqual(['open the tiles', 'mosaic them']);
     expect(splitClauses('open the tiles then mosaic them')).toEqual(['open the tiles', 'mosaic them']);
+  });
+
+  it('reads a contraction as a subject, not as a verb opening a step', () => {
+    expect(opensWithVerb("there's a cloud mask in the bucket")).toBe(false);
+    expect(opensWithVerb("it's a mosaic of four tiles")).toBe(false);
+    expect(opensWithVerb('grab the scenes')).toBe(true);
+    expect(parseToolRequest("there's a DEM on the shared drive; derive the slope from it").subTasks).toEqual([]);
   });
 
   it('gives a short clause that names its own product no borrowed object', () => {
