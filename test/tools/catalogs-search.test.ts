@@ -187,7 +187,7 @@ describe.skipIf(!hasData)(`EO tool catalogs, search and workflows (${testMode} m
     const bandsOf = async (id: string) => (await call<{ inputs: { optional?: boolean; bands?: string[] }[] }>(`/v1/tools/${encodeURIComponent(id)}`)).body.inputs.filter((p) => !p.optional).flatMap((p) => p.bands ?? []);
     const query = 'our survey camera has only RGB; which index shows how the maize is growing?';
     const found = await search(query);
-    expect(found.parsed.onlyBands.sort()).toEqual(['blue', 'green', 'green1', 'red']);
+    expect((found.parsed.onlyBands as string[]).sort()).toEqual(['blue', 'green', 'green1', 'red']);
     for (const t of found.tools.filter((x) => x.id.startsWith('index:')).slice(0, 5)) expect((await bandsOf(t.id)).every((b) => ['blue', 'green', 'red'].includes(b))).toBe(true);
   });
 

@@ -53,13 +53,19 @@ const MAP_AFTER_EN = /^[\s-]*(?:map|maps|layer|raster)\b/;
 const ON_THE_EN = /\b(?:on|in|from|off)\s+(?:the|this|that|our|my|your|their)\s+(?:[a-z-]+\s+){0,2}$/;
 
 function mapAtHand(norm: string, h: FormMatch): boolean {
+  const before = norm.slice(0, h.start);
   if (HAN.test(h.form)) {
     const after = norm.slice(h.end);
-    if (h.form.endsWith('图')) return LOCATIVE_AFTER_ZH.test(after);
-    return after.startsWith('图') && LOCATIVE_AFTER_ZH.test(after.slice(1));
+    const rest = h.form.endsWith('图') ? after : /^(?:图|结果)/u.test(after) ? after.replace(/^(?:图|结果)/u, '') : undefined;
+    return rest !== undefined && (LOCATIVE_AFTER_ZH.test(rest) || HELD_BEFORE_ZH.test(before));
   }
-  return (/\bmaps?$/.test(norm.slice(h.start, h.end)) || MAP_AFTER_EN.test(norm.slice(h.end))) && ON_THE_EN.test(norm.slice(0, h.start));
+  const namedAsMap = /\bmaps?$/.test(norm.slice(h.start, h.end)) || MAP_AFTER_EN.test(norm.slice(h.end));
+  return namedAsMap && (ON_THE_EN.test(before) || HELD_BEFORE_EN.test(before));
 }
+
+/** "我手上有两期…", "we have two … maps": the thing named after is held. */
+const HELD_BEFORE_ZH = /(?:已经有|已有|现有|手[上头里]有|我有|我们有)[^，。,；;？！]{0,16}$/u;
+const HELD_BEFORE_EN = /\b(?:(?:i|we)(?:ve| have)?\s+got|(?:i|we)\s+(?:already\s+)?(?:have|hold|own))\s+(?:[^\s.;:!?]+\s+){0,6}$/;
 
 function isInputMention(norm: string, h: FormMatch): boolean {
   const before = norm.slice(0, h.start);
@@ -89,7 +95,24 @@ function capped(map: Map<string, number>): Weighted[] {
 }
 
 /** Generic container words that name a task type only weakly ("the data cube", "the result"). */
-const WEAK_FUNCTION_FORMS = new Set(['data cube', 'datacube', 'dimension', 'date', 'time', 'text', 'array', 'processing', '处理', 'statistics', 'statistic', 'filter', 'extract', 'extraction', 'mapping of', 'export', 'save', 'import', 'load', 'index', 'indices']);
+const WEAK_FUNCTION_FORMS = new Set([
+  ...['data cube', 'datacube', 'dimension', 'date', 'time', 'text', 'array', 'processing', 'statistics', 'statistic', 'filter', 'extract', 'extraction', 'mapping of', 'export', 'save', 'import', 'load', 'index', 'indices'],
+  // The same words in Chinese: 导出成shp says the form of the result as "export as a shapefile" does.
+  ...['数据立方体', '日期', '时间', '文本', '数组', '处理', '统计', '筛选', '过滤', '提取', '导出', '保存'],
+]);
+
+/**
+ * A kind of thing asked for by a question about which one ("which index", "what burn indices", "is there an
+ * index", "any index", 哪个指数, 什么指数, 有没有…指数): a word too general to name a task alone names the
+ * one asked for.
+ */
+const ASKED_KIND_EN = /\b(?:which|what|is there (?:an?|any)|are there(?: any)?|any)\s+(?:[a-z-]+\s+){0,2}$/;
+const ASKED_KIND_ZH = /(?:哪个|哪些|哪种|什么|啥|有没有)[^，。？！,.?!；;]{0,8}$/u;
+
+export function askedForKind(norm: string, start: number): boolean {
+  const before = norm.slice(Math.max(0, start - 24), start);
+  return HAN.test(before) ? ASKED_KIND_ZH.test(before) : ASKED_KIND_EN.test(before);
+}
 
 /**
  * Surface forms in a text, also reading hyphens between letters as spaces ("speckle-filter" is the
@@ -753,7 +776,7 @@ export function textFacts(text: string, infer = true): TextFacts {
           for (const o of functionInfo(id)?.outputs ?? []) if (o.product) has.add(o.product);
           continue;
         }
-        addWeight(fnScores, id, (WEAK_FUNCTION_FORMS.has(h.form) ? 0.25 : 0.8) * w);
+        addWeight(fnScores, id, (WEAK_FUNCTION_FORMS.has(h.form) && !askedForKind(norm, h.start) ? 0.25 : 0.8) * w);
       }
     } else if (h.kind === 'capability') {
       for (const id of h.ids) (negated ? lacks : has).add(id);

@@ -8,7 +8,7 @@ import { bandRoleIds, conceptInfo, findSensor, functionInfo, normalizeForMatch, 
 import type { RequestContext } from '../prerequisites.ts';
 import { subTasksOf } from './clauses.ts';
 import { namedBands, textFacts, type TextFacts } from './facts.ts';
-import { parseDataSources, parseLevel, parsePrecision, parseSpatial, spelledBands } from './slots.ts';
+import { numberedBands, parseDataSources, parseLevel, parsePrecision, parseSpatial, spelledBands } from './slots.ts';
 import { parseTemporal } from './temporal.ts';
 import type { ConceptHit, ParsedRequest } from './types.ts';
 import { HAN, negatedAt, onlyAt } from './wording.ts';
@@ -94,6 +94,7 @@ export function parseToolRequest(query: string, context: RequestContext = {}): P
   const bands = [
     ...new Set([
       ...named.filter((h) => !h.negated).flatMap((h) => h.ids),
+      ...numberedBands(query, dataSources),
       ...facts.concepts.filter((c) => !c.negated && c.kind === 'task').flatMap((c) => conceptInfo(c.id)?.bands ?? []),
     ]),
   ].filter((b) => !absentBands.includes(b));

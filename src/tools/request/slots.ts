@@ -133,3 +133,28 @@ export function spelledBands(query: string): { ids: string[]; start: number }[] 
   }
   return out;
 }
+
+/** "B8A", "b11": a band designator of the data's sensor. */
+const BAND_CODE = /\bB(\d{1,2}A?)\b/gi;
+/** "bands 2, 6 and 7", "band 8", 第4波段, 波段4, "4、5波段". */
+const BAND_NUMBERS_EN = /\bbands?\s+(\d{1,2}a?(?:\s*(?:,|and|&|\/|\+|or)\s*\d{1,2}a?)*)\b/gi;
+const BAND_NUMBERS_ZH = /第?(\d{1,2}(?:\s*[、,，和与及]\s*\d{1,2})*)\s*波段|波段\s*(\d{1,2}(?:\s*[、,，和与及]\s*\d{1,2})*)/gu;
+
+/**
+ * Bands named by their number on the one sensor the data comes from ("MODIS bands 2, 6 and 7" are
+ * near-infrared and the two shortwave-infrared bands; "Sentinel-2 B8 and B11"), read from the sensor's
+ * band table. Several sensors, or none, leave the numbers unread: band 5 is red edge on one, NIR on another.
+ */
+export function numberedBands(query: string, dataSources: readonly string[]): string[] {
+  if (dataSources.length !== 1) return [];
+  const sensor = sensorByDataSource(dataSources[0]!);
+  const table = sensor?.bands;
+  if (!table) return [];
+  const codes = [
+    ...[...query.matchAll(BAND_CODE)].map((m) => m[1]!),
+    ...[...query.matchAll(BAND_NUMBERS_EN), ...query.matchAll(BAND_NUMBERS_ZH)].flatMap((m) => (m[1] ?? m[2] ?? '').match(/\d{1,2}a?/gi) ?? []),
+  ].map((n) => `B${n.toUpperCase()}`);
+  return Object.entries(table)
+    .filter(([, code]) => codes.includes(code.toUpperCase()))
+    .map(([role]) => role);
+}

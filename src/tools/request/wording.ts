@@ -116,11 +116,14 @@ export function stateQuestionAt(norm: string, start: number, end: number): boole
 export function negatedAt(norm: string, start: number): boolean {
   const before = norm.slice(Math.max(0, start - 28), start);
   if (HAN.test(before)) return NEGATION_ZH.test(withoutYesNoQuestions(before).slice(-6));
-  const words = before.trimEnd().split(/\s+/).slice(-5).join(' ');
+  // "not just NIR and SWIR" names them and more.
+  const words = before.trimEnd().split(/\s+/).slice(-5).join(' ').replace(NOT_ONLY_EN, '');
   return NEGATION_EN.test(words);
 }
 
-const ONLY_EN = /\b(?:only|just|solely|merely|nothing but)\b(?:\s+\S+){0,2}\s*$/;
+const NOT_ONLY_EN = /\bnot\s+(?:only|just|merely|simply|solely)\b/g;
+
+const ONLY_EN = /(?<!\bnot\s+)\b(?:only|just|solely|merely|nothing but)\b(?:\s+\S+){0,2}\s*$/;
 const ONLY_AFTER_EN = /^\s*(?:\S+\s+)?only\b/;
 const ONLY_ZH = /(?:只有|仅有|只是|只|仅)[^，。,；;]{0,4}$/u;
 

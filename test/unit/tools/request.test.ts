@@ -215,6 +215,51 @@ describe('request channel: data said to have only some bands', () => {
   });
 });
 
+describe('request channel: "not just" and questions about which one', () => {
+  it('reads "not just X" as X and more, neither missing nor all there is', () => {
+    const p = parseToolRequest('a snow index using the green band, not just the shortwave infrared');
+    expect(p.absentBands).toEqual([]);
+    expect(p.onlyBands).toEqual([]);
+    expect(p.bands).toEqual(expect.arrayContaining(['green', 'swir1']));
+    expect(parseToolRequest('a snow index without the green band').absentBands).toEqual(['green']);
+  });
+
+  it('reads a general word as the task when the question asks which one', () => {
+    const weight = (q: string) => parseToolRequest(q).taskTypes.find((t) => t.id === 'spectral_index')?.weight ?? 0;
+    expect(weight('which indices suit sparse shrubland?')).toBeGreaterThanOrEqual(0.5);
+    expect(weight('is there an index made for peat bogs?')).toBeGreaterThan(weight('work out an index for the peat bog'));
+    expect(weight('泥炭地有没有合适的指数')).toBeGreaterThanOrEqual(0.5);
+  });
+});
+
+describe('request channel: a task named as a map the user holds', () => {
+  it('reads the map as held, not its task as asked', () => {
+    const held = parseToolRequest('我们手里有2016和2021年的土地覆盖分类图各一张，想看湿地转成了什么');
+    expect(held.has).toContain('landcover_map');
+    expect(held.taskTypes.find((t) => t.id === 'classification')?.weight ?? 0).toBeLessThan(0.5);
+    expect(parseToolRequest('we have two land-cover classification maps, from 2016 and 2021').has).toContain('landcover_map');
+    expect(parseToolRequest('把土地利用分类图做出来').taskTypes[0]?.id).toBe('classification');
+  });
+});
+
+describe('request channel: a general verb weighs the same in Chinese as in English', () => {
+  it('reads 导出 beside a named task as weakly as "export"', () => {
+    const first = (q: string) => parseToolRequest(q).taskTypes[0]?.id;
+    expect(first('能不能把村里房子的边框都勾出来，导出成shp')).toBe('extraction');
+    expect(first('trace the outlines of the village houses and export a shapefile')).toBe('extraction');
+    expect(first('把结果导出成GeoTIFF')).toBe('export');
+  });
+});
+
+describe('request channel: bands named by their number on the sensor', () => {
+  it('reads band numbers through the band table of the one sensor named, and not without one', () => {
+    expect(parseToolRequest('ratio of Landsat 8 bands 6 and 5').bands.sort()).toEqual(['nir', 'nir2', 'swir1']);
+    expect(parseToolRequest('a difference of B12 and B8A from Sentinel-2').bands.sort()).toEqual(['nir2', 'swir2']);
+    expect(parseToolRequest('用哨兵2的第11波段和第8波段').bands.sort()).toEqual(['nir', 'swir1']);
+    expect(parseToolRequest('a ratio of bands 6 and 5').bands).toEqual([]);
+  });
+});
+
 describe('request channel: multi-step requests', () => {
   it('splits at sequence words and before verbs, not at every "and"', () => {
     expect(splitClauses('Open the archive, restrict it to spring 2019, derive EVI and write the output as NetCDF.')).toEqual([
