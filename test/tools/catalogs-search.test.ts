@@ -178,6 +178,13 @@ describe.skipIf(!hasData)(`EO tool catalogs, search and workflows (${testMode} m
     expect(water.has((await tools('is the meadow soggy after the snowmelt?'))[0]!)).toBe(true);
   });
 
+  it('answers a question about which index with an index, not with a map of the thing', async () => {
+    for (const query of ['is there an index tailored for salt marsh vegetation?', 'which index helps find built-up land in Landsat 8 scenes?']) {
+      const found = await search(query);
+      expect(found.tools[0]?.id).toMatch(/^index:/);
+    }
+  });
+
   it('does not match a tool by a word of an idiom ("running low" is no run)', async () => {
     const ids = (await search('the vines are running low on water')).tools.slice(0, 5).map((t) => t.id);
     expect(ids.filter((id) => id.startsWith('run_'))).toEqual([]);

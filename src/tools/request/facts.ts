@@ -24,6 +24,8 @@ export interface TextFacts {
   hits: FormMatch[];
   /** An operation is named (a task concept, or a function form that is not a weak one), not only objects. */
   explicitTask: boolean;
+  /** Products of the kind a question asks which one of ("which index", 用哪个指数): what the answer must make. */
+  asked: string[];
   /** English senses of Chinese words the graph does not list (CC-CEDICT). */
   glosses: string[];
   /** Those words with the informative English words of each of their senses: searched as the user's own words. */
@@ -106,12 +108,22 @@ const WEAK_FUNCTION_FORMS = new Set([
  * index", "any index", 哪个指数, 什么指数, 有没有…指数): a word too general to name a task alone names the
  * one asked for.
  */
-const ASKED_KIND_EN = /\b(?:which|what|is there (?:an?|any)|are there(?: any)?|any)\s+(?:[a-z-]+\s+){0,2}$/;
-const ASKED_KIND_ZH = /(?:哪个|哪些|哪种|什么|啥|有没有)[^，。？！,.?!；;]{0,8}$/u;
+const ASKED_KIND_EN = /\b(?:which|what|is there (?:an?|any)|are there(?: any)?|any)\s+(?:[a-z-]+\s+)?$/;
+const ASKED_KIND_ZH = /(?:哪个|哪些|哪种|什么|啥)[^，。？！,.?!；;]{0,6}$/u;
+const ASKED_WHETHER_ZH = /(?:哪个|哪些|哪种|什么|啥|有没有)[^，。？！,.?!；;]{0,30}$/u;
 
-export function askedForKind(norm: string, start: number): boolean {
-  const before = norm.slice(Math.max(0, start - 24), start);
-  return HAN.test(before) ? ASKED_KIND_ZH.test(before) : ASKED_KIND_EN.test(before);
+/** In Chinese the kind asked for follows the question word (用哪个指数提取…) or ends the question (有没有…的指数？). */
+const QUESTION_END_ZH = /^\s*(?:吗|呢|啊|呀|吧)?\s*(?:[？?。，,！!；;]|$)/u;
+
+export function askedForKind(norm: string, h: FormMatch, hits: readonly FormMatch[]): boolean {
+  const before = norm.slice(Math.max(0, h.start - 36), h.start);
+  const question = HAN.test(before.slice(-2))
+    ? (ASKED_KIND_ZH.exec(before) ?? (QUESTION_END_ZH.test(norm.slice(h.end)) ? ASKED_WHETHER_ZH.exec(before) : null))
+    : ASKED_KIND_EN.exec(before);
+  if (!question) return false;
+  // The first task word after the question word is the kind asked for ("用哪个指数提取…": the index).
+  const from = h.start - before.length + question.index;
+  return !hits.some((o) => o !== h && o.start >= from && o.end <= h.start && namesTask(o));
 }
 
 /**
@@ -722,6 +734,7 @@ export function textFacts(text: string, infer = true): TextFacts {
   );
   const insideState = (h: FormMatch) => stateSpans.some((s) => s !== h && s.start <= h.start && s.end >= h.end);
 
+  const asked = new Set<string>();
   const later = new Set(hits.filter((h) => namesTask(h) && laterStepAt(norm, h.start, h.end)));
   // With an explicit operation in the clause ("buffer the road lines"), an object only qualifies it.
   const explicitTask = hits.some((h) => !insideState(h) && !later.has(h) && namesTask(h));
@@ -749,6 +762,7 @@ export function textFacts(text: string, infer = true): TextFacts {
           continue;
         }
         concepts.push({ id, kind: c.kind, form: h.form, weight: w, negated });
+        if (!negated && c.kind === 'task' && askedForKind(norm, h, hits)) for (const p of c.products?.slice(0, 1) ?? []) asked.add(p);
         if (negated) {
           const missing = mainToolOf(c) ?? c.tools?.[0];
           if (missing) lacks.add(missing);
@@ -776,7 +790,9 @@ export function textFacts(text: string, infer = true): TextFacts {
           for (const o of functionInfo(id)?.outputs ?? []) if (o.product) has.add(o.product);
           continue;
         }
-        addWeight(fnScores, id, (WEAK_FUNCTION_FORMS.has(h.form) && !askedForKind(norm, h.start) ? 0.25 : 0.8) * w);
+        const askedFor = askedForKind(norm, h, hits);
+        if (askedFor) for (const o of functionInfo(id)?.outputs ?? []) if (o.product) asked.add(o.product);
+        addWeight(fnScores, id, (WEAK_FUNCTION_FORMS.has(h.form) && !askedFor ? 0.25 : 0.8) * w);
       }
     } else if (h.kind === 'capability') {
       for (const id of h.ids) (negated ? lacks : has).add(id);
@@ -807,6 +823,7 @@ export function textFacts(text: string, infer = true): TextFacts {
     lacks: [...lacks],
     hits: listed,
     explicitTask,
+    asked: [...asked],
     glosses: inferred.glosses,
     glossed: inferred.glossed,
     coverage: coverageOf(norm, hits, zh),

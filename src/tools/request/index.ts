@@ -130,6 +130,7 @@ export function parseToolRequest(query: string, context: RequestContext = {}): P
     bands,
     absentBands,
     onlyBands,
+    askedProducts: facts.asked,
     has: [...facts.has],
     lacks,
     context: merged,

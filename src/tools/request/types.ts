@@ -79,6 +79,8 @@ export interface ParsedRequest {
   absentBands: string[];
   /** All the bands the data has, when the text says so ("only RGB", 只有RGB); empty otherwise. */
   onlyBands: string[];
+  /** The kind of product a question asks which one of ("which index", 用哪个指数); empty otherwise. */
+  askedProducts: string[];
   /** Products/capabilities the text says the user has, and does not have. */
   has: string[];
   lacks: string[];

@@ -139,6 +139,9 @@ export function missingAsToolIds(tool: ToolRecord, state: ContextState, snapshot
   return [...new Set(ids)].filter((id) => id !== tool.id);
 }
 
+/** What making none of the kind of product a question asks for costs a tool (complementarity, -1..1). */
+const ASKED_KIND_PENALTY = 0.3;
+
 export function complementarity(s: Scored, state: ContextState, explicit: ReadonlySet<string>, _ctx: RequestContext, snapshot: CatalogSnapshot, relevance: ReadonlyMap<string, number>, need: Need): void {
   const tool = s.tool;
   let c = 0;
@@ -174,6 +177,11 @@ export function complementarity(s: Scored, state: ContextState, explicit: Readon
   if (need.modalities.length && tool.modalities.length && !tool.modalities.some((m) => need.modalities.includes(m) || m === 'vector' || m === 'dem')) {
     c -= 0.3;
     s.notes.push(`works on ${tool.modalities.join('/')} data`);
+  }
+  // "Which index…?": a tool that makes no index is not what the question asks for, whatever it maps.
+  if (need.askedProducts.length && !tool.outputs.some((o) => o.product && need.askedProducts.some((p) => productSatisfies(o.product!, p)))) {
+    c -= ASKED_KIND_PENALTY;
+    s.notes.push(`makes no ${need.askedProducts.map(label).join(' or ')}`);
   }
   const tp = temporalPenalty(tool, need.temporal);
   if (tp) {

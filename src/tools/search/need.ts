@@ -29,6 +29,7 @@ export function needOf(parsed: ParsedRequest, lexical: LexicalIndex, sub?: SubTa
     bands: parsed.bands,
     absentBands: parsed.absentBands,
     onlyBands: parsed.onlyBands,
+    askedProducts: sub ? [] : parsed.askedProducts,
     modalities: [...new Set([...sensorModalities(parsed.dataSources), ...parsed.modalities])],
     dataSources: parsed.dataSources,
     temporal: parsed.temporal?.shape,

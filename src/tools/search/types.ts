@@ -88,6 +88,8 @@ export interface Need {
   absentBands: string[];
   /** All the bands the user's data has, when the user says so: a tool declaring another cannot run on it. */
   onlyBands: string[];
+  /** The kind of product the question asks which one of: tools making none of it are not the answer. */
+  askedProducts: string[];
   /** Modalities of the user's data (filter) and of the request overall. */
   modalities: string[];
   dataSources: string[];

@@ -224,6 +224,14 @@ describe('request channel: "not just" and questions about which one', () => {
     expect(parseToolRequest('a snow index without the green band').absentBands).toEqual(['green']);
   });
 
+  it('reads the kind a question asks which one of: the first task word after the question word', () => {
+    expect(parseToolRequest('用哪个指数提取城镇建设用地').askedProducts).toEqual(['spectral_index']);
+    expect(parseToolRequest('盐沼植被有没有专门的指数？').askedProducts).toEqual(['spectral_index']);
+    expect(parseToolRequest('有没有云，算个指数').askedProducts).toEqual([]);
+    expect(parseToolRequest('which classifier suits orchards?').askedProducts).toEqual(['classification_map']);
+    expect(parseToolRequest('derive an index for the orchard').askedProducts).toEqual([]);
+  });
+
   it('reads a general word as the task when the question asks which one', () => {
     const weight = (q: string) => parseToolRequest(q).taskTypes.find((t) => t.id === 'spectral_index')?.weight ?? 0;
     expect(weight('which indices suit sparse shrubland?')).toBeGreaterThanOrEqual(0.5);
