@@ -185,6 +185,12 @@ describe.skipIf(!hasData)(`EO tool catalogs, search and workflows (${testMode} m
     }
   });
 
+  it('weighs a word that only names the data as imagery below the words of the task', async () => {
+    const top = (await search('average the raster over non-overlapping windows of 8 by 8 pixels')).tools.slice(0, 2);
+    expect(top[0]?.id).toBe('aggregate_spatial_window');
+    for (const t of top) expect(t.why).not.toBe('matches words: raster');
+  });
+
   it('does not match a tool by a word of an idiom ("running low" is no run)', async () => {
     const ids = (await search('the vines are running low on water')).tools.slice(0, 5).map((t) => t.id);
     expect(ids.filter((id) => id.startsWith('run_'))).toEqual([]);

@@ -252,6 +252,16 @@ export function statedObjectTerms(text: string): Set<string> {
   return out;
 }
 
+/** The product every raster is: its words ("the raster", "scenes", 影像) name the data, not what is done to it. */
+const ANY_IMAGE = 'image';
+
+/** Stems of the typed words that only name the data as imagery ("coarsen the raster", "the scenes"). */
+export function containerTerms(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const h of matchFormsLoose(text)) if (h.kind === 'product' && h.ids.includes(ANY_IMAGE)) for (const term of lexicalTerms(h.form).keys()) out.add(term);
+  return out;
+}
+
 /** Objects asked about in their state ("how are the soybeans doing"). */
 function statedHits(norm: string, hits: readonly FormMatch[]): FormMatch[] {
   return hits.filter((h) => isObjectHit(h) && stateQuestionAt(norm, h.start, h.end));

@@ -15,7 +15,7 @@ import { HAN, negatedAt, onlyAt } from './wording.ts';
 
 export type { ConceptHit, GlossedWord, ParsedRequest, PrecisionSlot, SpatialSlot, SubTask, TemporalSlot, Weighted } from './types.ts';
 export { isExplicitSequence, splitClauses } from './clauses.ts';
-export { inSetting, matchFormsLoose, settingOnlyTerms, statedObjectTerms } from './facts.ts';
+export { containerTerms, inSetting, matchFormsLoose, settingOnlyTerms, statedObjectTerms } from './facts.ts';
 export { asksForSubset, bufferDistance, pointCount } from './wording.ts';
 export { parseLevel, parsePrecision, parseSpatial, twoResolutions } from './slots.ts';
 export { parseTemporal } from './temporal.ts';
