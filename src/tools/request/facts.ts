@@ -3,7 +3,7 @@
  * the text says the user has and lacks; words no form covers may be read by word vectors (word-sense.ts)
  * and Chinese words by their CC-CEDICT glosses.
  */
-import { stem } from '../../embedding/text.ts';
+import { EN_STOP_WORDS, stem } from '../../embedding/text.ts';
 import { mainToolOf } from '../catalog/domain.ts';
 import { dictionarySenses, englishVocabulary, glossChinese, isDictionaryVerb } from '../../lexicon/zh-gloss.ts';
 import { measuresOf, propertiesOf } from '../../lexicon/wordnet.ts';
@@ -547,6 +547,48 @@ const BUFFER = 'vector_processing';
 const ZONAL_STATISTICS = 'zonal_statistics';
 const TEMPORAL_AGGREGATION = 'temporal_aggregation';
 
+/** Verbs that open the graph's task forms of several words ("fill" of "fill the gaps"): their concepts, each with the stems of its forms' other words. */
+const formVerbs = memoizeBounded((_: string): Map<string, { id: string; words: Set<string> }[]> => {
+  const out = new Map<string, { id: string; words: Set<string> }[]>();
+  for (const c of eoConceptEntries()) {
+    if (c.kind !== 'task') continue;
+    const words = new Set(c.en.flatMap((f) => f.split(/[\s-]+/)).filter((w) => /^[a-z]{3,}$/.test(w) && !EN_STOP_WORDS.has(w)).map(stem));
+    for (const form of c.en) {
+      const [head, ...rest] = form.split(/\s+/);
+      if (!head || !rest.length || !/^[a-z]+$/.test(head)) continue;
+      const key = stem(head);
+      const list = out.get(key) ?? [];
+      if (!list.some((x) => x.id === c.id)) list.push({ id: c.id, words: new Set([...words].filter((w) => w !== key)) });
+      out.set(key, list);
+    }
+  }
+  return out;
+}, 1);
+
+/**
+ * "fill the areas hidden by clouds": a verb that opens task forms of the graph ("fill the gaps", "fill
+ * sinks"), used with another object, reads the task whose forms share a word with the rest of the request
+ * (cloud: cloud removal). No shared word, or a tie, reads nothing: "reduce the noise" is no reduction over time.
+ */
+const VERB_OBJECT_OPENERS = new Set('the a an my our your their its this that these those all each every it them'.split(' '));
+
+function verbHeadHits(norm: string, hits: readonly FormMatch[]): FormMatch[] {
+  const verbs = formVerbs('all');
+  const words = [...norm.matchAll(/[a-z]+/g)];
+  const out: FormMatch[] = [];
+  for (const m of words) {
+    const end = m.index + m[0].length;
+    // Used as a verb: followed by its object ("fill the areas"), not a noun ("other dates").
+    const next = words[words.indexOf(m) + 1]?.[0];
+    const candidates = overlapsAny(hits, m.index, end) || !next || !VERB_OBJECT_OPENERS.has(next) ? undefined : verbs.get(stem(m[0]));
+    if (!candidates) continue;
+    const others = new Set(words.filter((o) => o !== m && !EN_STOP_WORDS.has(o[0])).map((o) => stem(o[0])));
+    const scored = candidates.map((c) => ({ id: c.id, shared: [...c.words].filter((w) => others.has(w)).length })).sort((a, b) => b.shared - a.shared);
+    if (scored[0]!.shared > 0 && scored[0]!.shared > (scored[1]?.shared ?? 0)) out.push({ kind: 'concept', ids: [scored[0]!.id], form: m[0], start: m.index, end });
+  }
+  return out;
+}
+
 /**
  * Constructions that name a task by their shape, not by a word: "how many acres", "有几公顷", "how big is"
  * ask for the area of something; "a 300 m ring around", "within 2 km of", "周边500米" for a buffer; "the
@@ -719,7 +761,7 @@ export function textFacts(text: string, infer = true): TextFacts {
   const inferred = infer ? inferredHits(norm, listed, zh) : { hits: [], scale: new Map<FormMatch, number>(), glosses: [], glossed: [] };
   const trend = trendHit(norm, listed);
   const change = trend || !infer ? undefined : changeHit(norm, listed);
-  const constructions = infer ? [...constructionHits(norm, listed), ...degreeHits(norm, listed, words)] : [];
+  const constructions = infer ? [...constructionHits(norm, listed), ...degreeHits(norm, listed, words), ...verbHeadHits(norm, listed)] : [];
   const shaped = [...(change ? [change] : []), ...constructions];
   for (const h of [...dictionary, ...shaped]) inferred.scale.set(h, INFERRED_WEIGHT);
   // Objects asked about in their state ("how are the soybeans doing"): their kind is known.

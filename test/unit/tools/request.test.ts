@@ -250,6 +250,15 @@ describe('request channel: a task named as a map the user holds', () => {
   });
 });
 
+describe('request channel: a verb that opens task forms of the graph', () => {
+  it('reads the task whose forms share a word with the rest of the request, and nothing without one', () => {
+    const concepts = (q: string) => parseToolRequest(q).concepts.map((c) => c.id);
+    expect(concepts('fill the holes the clouds left in last week\'s mosaic')).toContain('cloud_removal');
+    expect(concepts('fill the pits of the elevation model before routing')).toContain('depression_filling');
+    expect(concepts('fill the form and send it')).not.toContain('cloud_removal');
+  });
+});
+
 describe('request channel: a general verb weighs the same in Chinese as in English', () => {
   it('reads 导出 beside a named task as weakly as "export"', () => {
     const first = (q: string) => parseToolRequest(q).taskTypes[0]?.id;
