@@ -570,6 +570,13 @@ const formVerbs = memoizeBounded((_: string): Map<string, { id: string; words: S
  * sinks"), used with another object, reads the task whose forms share a word with the rest of the request
  * (cloud: cloud removal). No shared word, or a tie, reads nothing: "reduce the noise" is no reduction over time.
  */
+/**
+ * A verb reads its task less surely than the task's own words: at the constructions' weight (0.6) "read the
+ * scenes listed in a STAC catalog" put a loader of uploaded files above the STAC loader; 0.45 ranks the
+ * tuning halves alike and keeps it.
+ */
+const VERB_HEAD_WEIGHT = 0.45;
+
 const VERB_OBJECT_OPENERS = new Set('the a an my our your their its this that these those all each every it them'.split(' '));
 
 function verbHeadHits(norm: string, hits: readonly FormMatch[]): FormMatch[] {
@@ -761,9 +768,11 @@ export function textFacts(text: string, infer = true): TextFacts {
   const inferred = infer ? inferredHits(norm, listed, zh) : { hits: [], scale: new Map<FormMatch, number>(), glosses: [], glossed: [] };
   const trend = trendHit(norm, listed);
   const change = trend || !infer ? undefined : changeHit(norm, listed);
-  const constructions = infer ? [...constructionHits(norm, listed), ...degreeHits(norm, listed, words), ...verbHeadHits(norm, listed)] : [];
+  const verbHeads = infer ? verbHeadHits(norm, listed) : [];
+  const constructions = infer ? [...constructionHits(norm, listed), ...degreeHits(norm, listed, words), ...verbHeads] : [];
   const shaped = [...(change ? [change] : []), ...constructions];
   for (const h of [...dictionary, ...shaped]) inferred.scale.set(h, INFERRED_WEIGHT);
+  for (const h of verbHeads) inferred.scale.set(h, VERB_HEAD_WEIGHT);
   // Objects asked about in their state ("how are the soybeans doing"): their kind is known.
   const stated = new Set(infer ? statedHits(norm, listed) : []);
   // Weighed like the form that names the thing (no scale): only which of its tasks is asked is inferred.
