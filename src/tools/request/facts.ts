@@ -547,9 +547,18 @@ const BUFFER = 'vector_processing';
 const ZONAL_STATISTICS = 'zonal_statistics';
 const TEMPORAL_AGGREGATION = 'temporal_aggregation';
 
-/** Verbs that open the graph's task forms of several words ("fill" of "fill the gaps"): their concepts, each with the stems of its forms' other words. */
-const formVerbs = memoizeBounded((_: string): Map<string, { id: string; words: Set<string> }[]> => {
-  const out = new Map<string, { id: string; words: Set<string> }[]>();
+interface FormVerbTask {
+  id: string;
+  /** Stems of the words of the task's forms, the verb's own left out. */
+  words: Set<string>;
+}
+
+let formVerbs: Map<string, FormVerbTask[]> | undefined;
+
+/** Verbs that open the graph's task forms of several words ("fill" of "fill the gaps"), with their tasks. */
+function formVerbsOf(): Map<string, FormVerbTask[]> {
+  if (formVerbs) return formVerbs;
+  formVerbs = new Map();
   for (const c of eoConceptEntries()) {
     if (c.kind !== 'task') continue;
     const words = new Set(c.en.flatMap((f) => f.split(/[\s-]+/)).filter((w) => /^[a-z]{3,}$/.test(w) && !EN_STOP_WORDS.has(w)).map(stem));
@@ -557,19 +566,14 @@ const formVerbs = memoizeBounded((_: string): Map<string, { id: string; words: S
       const [head, ...rest] = form.split(/\s+/);
       if (!head || !rest.length || !/^[a-z]+$/.test(head)) continue;
       const key = stem(head);
-      const list = out.get(key) ?? [];
+      const list = formVerbs.get(key) ?? [];
       if (!list.some((x) => x.id === c.id)) list.push({ id: c.id, words: new Set([...words].filter((w) => w !== key)) });
-      out.set(key, list);
+      formVerbs.set(key, list);
     }
   }
-  return out;
-}, 1);
+  return formVerbs;
+}
 
-/**
- * "fill the areas hidden by clouds": a verb that opens task forms of the graph ("fill the gaps", "fill
- * sinks"), used with another object, reads the task whose forms share a word with the rest of the request
- * (cloud: cloud removal). No shared word, or a tie, reads nothing: "reduce the noise" is no reduction over time.
- */
 /**
  * A verb reads its task less surely than the task's own words: at the constructions' weight (0.6) "read the
  * scenes listed in a STAC catalog" put a loader of uploaded files above the STAC loader; 0.45 ranks the
@@ -577,22 +581,27 @@ const formVerbs = memoizeBounded((_: string): Map<string, { id: string; words: S
  */
 const VERB_HEAD_WEIGHT = 0.45;
 
+/** Words that open a verb's object ("fill the areas"): after them the word before is used as a verb. */
 const VERB_OBJECT_OPENERS = new Set('the a an my our your their its this that these those all each every it them'.split(' '));
 
+/**
+ * "fill the areas hidden by clouds": a verb that opens task forms of the graph ("fill the gaps", "fill
+ * sinks"), used with another object, reads the task whose forms share a word with the rest of the request
+ * (cloud: cloud removal). No shared word, or a tie, reads nothing: "reduce the noise" is no reduction over time.
+ */
 function verbHeadHits(norm: string, hits: readonly FormMatch[]): FormMatch[] {
-  const verbs = formVerbs('all');
+  const verbs = formVerbsOf();
   const words = [...norm.matchAll(/[a-z]+/g)];
   const out: FormMatch[] = [];
-  for (const m of words) {
+  words.forEach((m, i) => {
     const end = m.index + m[0].length;
-    // Used as a verb: followed by its object ("fill the areas"), not a noun ("other dates").
-    const next = words[words.indexOf(m) + 1]?.[0];
+    const next = words[i + 1]?.[0];
     const candidates = overlapsAny(hits, m.index, end) || !next || !VERB_OBJECT_OPENERS.has(next) ? undefined : verbs.get(stem(m[0]));
-    if (!candidates) continue;
+    if (!candidates) return;
     const others = new Set(words.filter((o) => o !== m && !EN_STOP_WORDS.has(o[0])).map((o) => stem(o[0])));
     const scored = candidates.map((c) => ({ id: c.id, shared: [...c.words].filter((w) => others.has(w)).length })).sort((a, b) => b.shared - a.shared);
     if (scored[0]!.shared > 0 && scored[0]!.shared > (scored[1]?.shared ?? 0)) out.push({ kind: 'concept', ids: [scored[0]!.id], form: m[0], start: m.index, end });
-  }
+  });
   return out;
 }
 

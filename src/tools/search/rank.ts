@@ -1,8 +1,8 @@
 /** One ranking: the hybrid recall (dense, lexical, knowledge graph) and the weighted score of every candidate. */
-import { idiomWords } from '../../lexicon/wordnet.ts';
 import type { Db } from '../../db/database.ts';
 import type { Embedder } from '../../embedding/embedder.ts';
 import { offlineSimilarities, queryEmbedderFor } from '../../embedding/query-embedding.ts';
+import { idiomWords } from '../../lexicon/wordnet.ts';
 import { toVectorLiteral } from '../../embedding/space.ts';
 import type { CatalogSnapshot } from '../catalog-cache.ts';
 import { isGenericProduct, normalizeAvailable } from '../knowledge/index.ts';
@@ -118,17 +118,9 @@ export async function rankForNeed(db: Db, embedder: Embedder, snapshot: CatalogS
   const stated = statedObjectTerms(need.text);
   const idioms = idiomWords(need.text);
   const containers = containerTerms(need.text);
-  const typedTerms = queryTerms(need.text).map((t) =>
-    stated.has(t.term)
-      ? { ...t, weight: t.weight * STATED_OBJECT_WEIGHT }
-      : setting.has(t.term)
-        ? { ...t, weight: t.weight * SETTING_WEIGHT }
-        : idioms.has(t.term)
-          ? { ...t, weight: t.weight * IDIOM_WEIGHT }
-          : containers.has(t.term)
-            ? { ...t, weight: t.weight * CONTAINER_WEIGHT }
-            : t,
-  );
+  // A typed word says less when it only names the setting, the data, or a thing asked about in its state.
+  const factor = (term: string) => (stated.has(term) ? STATED_OBJECT_WEIGHT : setting.has(term) ? SETTING_WEIGHT : idioms.has(term) ? IDIOM_WEIGHT : containers.has(term) ? CONTAINER_WEIGHT : 1);
+  const typedTerms = queryTerms(need.text).map((t) => ({ ...t, weight: t.weight * factor(t.term) }));
   // Words the catalog lacks may still share a word family with its terms (the stemmer is conservative),
   // or a meaning with some of them (word vectors).
   const related = relatedTerms(snapshot.lexical, typedTerms);
