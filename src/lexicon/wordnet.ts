@@ -64,16 +64,20 @@ function indexLine(buffer: Buffer, lemma: string): string | undefined {
   return undefined;
 }
 
-/** Synset offsets of an adjective, most frequent sense first. */
-function senses(lemma: string): number[] {
-  const f = wordnetFiles();
-  const line = f ? indexLine(f.index, lemma) : undefined;
-  if (!line) return [];
+/** The synset offsets of an index line, most frequent sense first. */
+function offsetsOf(line: string): number[] {
   const fields = line.split(' ');
   return fields
     .slice(4 + Number(fields[3]) + 2)
     .filter(Boolean)
     .map(Number);
+}
+
+/** Synset offsets of an adjective, most frequent sense first. */
+function senses(lemma: string): number[] {
+  const f = wordnetFiles();
+  const line = f ? indexLine(f.index, lemma) : undefined;
+  return line ? offsetsOf(line) : [];
 }
 
 /** The line that starts at `offset` of a data file (most are under 1 kB; a few adjectives list hundreds of pointers). */
@@ -195,34 +199,42 @@ export const measuresOf = memoizeBounded((word: string): { derived: string[]; ge
   return { derived: [...derived], general: [...general], specific: [...specific] };
 }, 20_000);
 
-/**
- * WordNet's verbs of several words whose commonest senses do not include their head verb alone: "run
- * short" is to be lacking, not to run; "make out" is to discern; "look like" is to resemble. Their words
- * say nothing separately. Verbs whose senses include the head ("sum up" is to sum, "fill in" to fill) are
- * left out: their head keeps its meaning. Keys are the words' stems joined by spaces.
- */
-let idioms: Set<string> | undefined;
-
+/** A verb and a preposition ("date from", "fill in") is most often the verb and the phrase that follows. */
 const PREPOSITIONS = new Set('about across after against along among around as at before behind between by during for from in into like of on onto through to toward towards under upon with within without'.split(' '));
 
-function idiomaticVerbs(): Set<string> {
-  if (idioms) return idioms;
-  idioms = new Set();
+interface MultiwordVerb {
+  head: string;
+  offsets: number[];
+}
+
+let multiwordVerbs: Map<string, MultiwordVerb> | undefined;
+
+/** WordNet's verbs of two or three words (no verb-and-preposition), keyed by their words' stems joined by spaces. */
+function multiwordVerbsOf(): Map<string, MultiwordVerb> {
+  if (multiwordVerbs) return multiwordVerbs;
+  multiwordVerbs = new Map();
   const f = wordnetFiles();
-  if (!f) return idioms;
+  if (!f) return multiwordVerbs;
   for (const line of readFileSync(join(f.dir, 'index.verb'), 'utf8').split('\n')) {
-    const fields = line.split(' ');
-    const lemma = fields[0]!;
+    const lemma = line.slice(0, line.indexOf(' '));
     if (!lemma.includes('_') || line.startsWith(' ')) continue;
     const words = lemma.split('_');
-    // A verb and a preposition ("date from", "fill in") is most often the verb and the phrase that follows.
     if (words.length > 3 || PREPOSITIONS.has(words[1]!)) continue;
-    const offsets = fields.slice(4 + Number(fields[3]) + 2).filter(Boolean).map(Number).slice(0, SENSES);
-    if (offsets.some((o) => synsetAt(f.verbs, o).words.includes(words[0]!))) continue;
-    idioms.add(words.map(stem).join(' '));
+    multiwordVerbs.set(words.map(stem).join(' '), { head: words[0]!, offsets: offsetsOf(line).slice(0, SENSES) });
   }
-  return idioms;
+  return multiwordVerbs;
 }
+
+/**
+ * A verb of several words whose commonest senses do not include its head verb alone: "run short" is to be
+ * lacking, not to run; "make out" is to discern. Its words say nothing separately. Verbs whose senses include
+ * the head ("sum up" is to sum) keep the head's meaning.
+ */
+const isIdiom = memoizeBounded((key: string): boolean => {
+  const verb = multiwordVerbsOf().get(key);
+  const f = wordnetFiles();
+  return !!verb && !!f && !verb.offsets.some((o) => synsetAt(f.verbs, o).words.includes(verb.head));
+}, 5_000);
 
 /**
  * The stems of the content words that stand in an idiomatic verb of several words in `text` ("the well
@@ -230,14 +242,15 @@ function idiomaticVerbs(): Set<string> {
  */
 export function idiomWords(text: string): Set<string> {
   const out = new Set<string>();
-  const known = idiomaticVerbs();
+  const known = multiwordVerbsOf();
   if (!known.size) return out;
   for (const clause of analyse(text).clauses) {
     for (let i = 0; i < clause.length; i++) {
       for (const n of [3, 2]) {
         const span = clause.slice(i, i + n);
-        if (span.length < n || !known.has(span.map((t) => t.stem).join(' '))) continue;
-        for (const t of span) if (!t.stop) out.add(t.stem);
+        const key = span.map((t) => t.stem).join(' ');
+        if (span.length < n || !known.has(key)) continue;
+        if (isIdiom(key)) for (const t of span) if (!t.stop) out.add(t.stem);
         break;
       }
     }

@@ -36,11 +36,13 @@ export interface TextFacts {
 
 // Over the normalised text, where "I've" reads "ive". A possession ("we have", "I've got", 手上有) names data
 // the user holds, as "from" and "using" do.
-const INPUT_MARKERS_EN = /\b(?:from|using|use|with|my|our|this|these|those|given|based on|existing|here (?:is|are)|(?:i|we)(?:ve| have)?\s+got|(?:i|we)\s+(?:have|had|hold|own))\s+((?:[^\s.;:!?]+\s+){0,7})$/;
+const HOLDING_EN = '(?:i|we)(?:ve| have)?\\s+got|(?:i|we)\\s+(?:already\\s+)?(?:have|had|hold|own)';
+const HOLDING_ZH = '已经有|已有|现有|手[上头里]有|我有|我们有';
+const INPUT_MARKERS_EN = new RegExp(`\\b(?:from|using|use|with|my|our|this|these|those|given|based on|existing|here (?:is|are)|${HOLDING_EN})\\s+((?:[^\\s.;:!?]+\\s+){0,7})$`);
 /** Words after which what follows is asked for, not held: a request verb between the holding and the mention. */
 const REQUEST_WORDS_EN = /\b(?:compute|calculate|derive|estimate|produce|generate|create|map|extract|retrieve|convert|build|make|get|want|need|like|show|give|into|to)\b/;
 // 已经有, and 有 with a classifier of documents and images (有一张…, 有了两幅…): a thing held.
-const INPUT_MARKERS_ZH = /(?:利用|基于|用|从|根据|对|已有|已经有|现有|手[上头里]有|我有|我们有|有了?[一两几]?[张幅份套景期])[^，。]{0,8}$/;
+const INPUT_MARKERS_ZH = new RegExp(`(?:利用|基于|用|从|根据|对|${HOLDING_ZH}|有了?[一两几]?[张幅份套景期])[^，。]{0,8}$`);
 const TARGET_MARKERS_EN = /\b(?:compute|calculate|derive|estimate|produce|generate|create|map|extract|retrieve|convert\s+\S+(?:\s+\S+){0,4}\s+to|into|build|make|get)\s+(?:\S+\s+){0,4}$/;
 const TARGET_MARKERS_ZH = /(?:计算|提取|估算|反演|生成|制作|得到|求|绘制)[^，。]{0,6}$/;
 
@@ -66,8 +68,8 @@ function mapAtHand(norm: string, h: FormMatch): boolean {
 }
 
 /** "我手上有两期…", "we have two … maps": the thing named after is held. */
-const HELD_BEFORE_ZH = /(?:已经有|已有|现有|手[上头里]有|我有|我们有)[^，。,；;？！]{0,16}$/u;
-const HELD_BEFORE_EN = /\b(?:(?:i|we)(?:ve| have)?\s+got|(?:i|we)\s+(?:already\s+)?(?:have|hold|own))\s+(?:[^\s.;:!?]+\s+){0,6}$/;
+const HELD_BEFORE_ZH = new RegExp(`(?:${HOLDING_ZH})[^，。,；;？！]{0,16}$`, 'u');
+const HELD_BEFORE_EN = new RegExp(`\\b(?:${HOLDING_EN})\\s+(?:[^\\s.;:!?]+\\s+){0,6}$`);
 
 function isInputMention(norm: string, h: FormMatch): boolean {
   const before = norm.slice(0, h.start);
