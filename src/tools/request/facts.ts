@@ -117,7 +117,7 @@ const ASKED_WHETHER_ZH = /(?:哪个|哪些|哪种|什么|啥|有没有)[^，。�
 /** In Chinese the kind asked for follows the question word (用哪个指数提取…) or ends the question (有没有…的指数？). */
 const QUESTION_END_ZH = /^\s*(?:吗|呢|啊|呀|吧)?\s*(?:[？?。，,！!；;]|$)/u;
 
-export function askedForKind(norm: string, h: FormMatch, hits: readonly FormMatch[]): boolean {
+function askedForKind(norm: string, h: FormMatch, hits: readonly FormMatch[]): boolean {
   const before = norm.slice(Math.max(0, h.start - 36), h.start);
   const question = HAN.test(before.slice(-2))
     ? (ASKED_KIND_ZH.exec(before) ?? (QUESTION_END_ZH.test(norm.slice(h.end)) ? ASKED_WHETHER_ZH.exec(before) : null))
