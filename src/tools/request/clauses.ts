@@ -57,7 +57,8 @@ const SEQUENCE_WORDS_ZH = /，?(?:然后|接着|之后|随后|最后|再)/u;
  * 先…再…最后). Each item is then a step in its own right, even one the knowledge graph reads nothing in.
  */
 export function isExplicitSequence(query: string): boolean {
-  return query.trim().split(LIST_MARKERS).filter(Boolean).length >= 2 || SEQUENCE_WORDS_EN.test(query) || SEQUENCE_WORDS_ZH.test(query);
+  // A sentence may open with the sequence word ("… across years. Then show …").
+  return query.trim().split(LIST_MARKERS).filter(Boolean).length >= 2 || SEQUENCE_WORDS_EN.test(query.toLowerCase()) || SEQUENCE_WORDS_ZH.test(query);
 }
 
 export function splitClauses(query: string): string[] {

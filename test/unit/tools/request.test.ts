@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { asksForProcessing, asksForSubset, parseLevel, parsePrecision, pointCount, twoResolutions, parseTemporal, parseToolRequest, splitClauses, statedObjectTerms, withoutRelativeTime, withoutYesNoQuestions } from '../../../src/tools/request/index.ts';
-import { onlyHolds, opensWithVerb } from '../../../src/tools/request/clauses.ts';
+import { isExplicitSequence, onlyHolds, opensWithVerb } from '../../../src/tools/request/clauses.ts';
 import { doneAt, laterStepAt, negatedAt, outputFormatAt } from '../../../src/tools/request/wording.ts';
 import { normalizeForMatch } from '../../../src/tools/knowledge/index.ts';
 import { lexicalTerms, buildLexicalIndex, docTerms, topLexical, queryTerms, relatedTerms, sameFamily } from '../../../src/tools/lexical.ts';
@@ -301,6 +301,13 @@ describe('request channel: multi-step requests', () => {
     expect(splitClauses('since then the marsh has dried out in places')).toHaveLength(1);
     expect(splitClauses('open the tiles, next mosaic them')).toEqual(['open the tiles', 'mosaic them']);
     expect(splitClauses('open the tiles then mosaic them')).toEqual(['open the tiles', 'mosaic them']);
+  });
+
+  it('reads a sentence opening with a sequence word as a step of its own', () => {
+    expect(isExplicitSequence('Stack the yearly rasters. Then tell me where the lake was largest.')).toBe(true);
+    expect(isExplicitSequence('Stack the yearly rasters. Finally, a chart of the shoreline.')).toBe(true);
+    const p = parseToolRequest('Take the burn scar masks of both summers. Then tell me where the forest came back.');
+    expect(p.subTasks.map((s) => s.text)).toHaveLength(2);
   });
 
   it('reads a contraction as a subject, not as a verb opening a step', () => {
