@@ -31,14 +31,19 @@ const NOT_VERBS = new Set(
   'and or but nor so then also in on at for of from with by over under into onto to across between per within without during after before through about than as like near since until via against among along around behind beyond inside outside toward towards upon is are was were be been being has have had do does did can could will would should may might must all each every both some any no not only just even still'.split(' '),
 );
 
+/** Particles of phrasal verbs and adverbs that may stand between a verb and its object. */
+const VERB_MODIFIERS = new Set('up down out off away back over only just also again first simply'.split(' '));
+
 /** The clause opens with a verb: one of EO processing, or any word followed by its object. */
 export function opensWithVerb(clause: string): boolean {
   // Words only: the clause may end the sentence ("and plot it.").
-  const [first = '', second = ''] = normalizeForMatch(clause).match(/[a-z0-9][a-z0-9'-]*/g) ?? [];
+  const [first = '', second = '', third = ''] = normalizeForMatch(clause).match(/[a-z0-9][a-z0-9'-]*/g) ?? [];
   if (STEP_VERBS.has(first)) return true;
   // A contraction ("there's", "it's", "we've") is a subject and its auxiliary, never a verb with its object.
   if (/^\W*[\p{L}]+['\u2019][\p{L}]/u.test(clause.trimStart())) return false;
-  return /^[a-z]+$/.test(first) && !NOT_VERBS.has(first) && OBJECT_OPENERS.has(second);
+  // The object may follow a particle or an adverb of the verb ("add up the", "keep only those").
+  const object = VERB_MODIFIERS.has(second) ? third : second;
+  return /^[a-z]+$/.test(first) && !NOT_VERBS.has(first) && OBJECT_OPENERS.has(object);
 }
 
 const ZH_STEP_VERBS = /^(?:计算|提取|统计|生成|制作|进行|做|估算|反演|检测|识别|分类|裁剪|镶嵌|融合|配准|校正|导出|保存|加载|掩膜|去除|合成|聚合|重采样|滤波|求|得到|绘制|输出)/;

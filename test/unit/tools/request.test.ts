@@ -310,6 +310,14 @@ describe('request channel: multi-step requests', () => {
     expect(p.subTasks.map((s) => s.text)).toHaveLength(2);
   });
 
+  it('reads a verb whose object follows a particle or an adverb as opening a step', () => {
+    expect(opensWithVerb('tot up the hours of sunshine')).toBe(true);
+    expect(opensWithVerb('keep only those from the wet months')).toBe(true);
+    expect(opensWithVerb('over the ridge')).toBe(false);
+    const p = parseToolRequest('We hold 90 scenes of the estuary. Keep only those from the wet months and build a median composite.');
+    expect(p.subTasks.map((s) => s.text)).toHaveLength(2);
+  });
+
   it('reads a contraction as a subject, not as a verb opening a step', () => {
     expect(opensWithVerb("there's a cloud mask in the bucket")).toBe(false);
     expect(opensWithVerb("it's a mosaic of four tiles")).toBe(false);
