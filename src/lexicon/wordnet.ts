@@ -80,6 +80,32 @@ function senses(lemma: string): number[] {
   return line ? offsetsOf(line) : [];
 }
 
+let nounIndex: Buffer | null | undefined;
+
+/** Lexicographer files of things that are no act or artefact: animals, body, food, objects, people, plants. */
+const NATURAL_THING_FILES = new Set([5, 8, 13, 17, 18, 20]);
+
+/**
+ * The commonest sense of `word` as a noun names a natural thing (a plant, an animal, food, a person…):
+ * "the crop" is grown, not cut out of an image.
+ */
+export const nounNamesNaturalThing = memoizeBounded((word: string): boolean => {
+  const f = wordnetFiles();
+  if (!f) return false;
+  if (nounIndex === undefined) {
+    try {
+      nounIndex = readFileSync(join(f.dir, 'index.noun'));
+    } catch {
+      nounIndex = null;
+    }
+  }
+  const line = nounIndex ? indexLine(nounIndex, word.toLowerCase()) : undefined;
+  const first = line ? offsetsOf(line)[0] : undefined;
+  if (first === undefined) return false;
+  const lexFile = Number.parseInt(lineAt(f.nouns, first).split(' ')[1] ?? '', 10);
+  return NATURAL_THING_FILES.has(lexFile);
+}, 2_000);
+
 /** The line that starts at `offset` of a data file (most are under 1 kB; a few adjectives list hundreds of pointers). */
 function lineAt(fd: number, offset: number): string {
   for (let size = 4096; ; size *= 4) {

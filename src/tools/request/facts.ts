@@ -6,7 +6,7 @@
 import { EN_STOP_WORDS, stem } from '../../embedding/text.ts';
 import { mainToolOf } from '../catalog/domain.ts';
 import { dictionarySenses, englishVocabulary, glossChinese, isDictionaryVerb } from '../../lexicon/zh-gloss.ts';
-import { measuresOf, propertiesOf } from '../../lexicon/wordnet.ts';
+import { measuresOf, nounNamesNaturalThing, propertiesOf } from '../../lexicon/wordnet.ts';
 import { memoizeBounded } from '../../memo.ts';
 import { lexicalTerms } from '../lexical.ts';
 import { conceptInfo, eoConceptEntries, functionInfo, matchForms, matchFormsByStem, normalizeForMatch, productInfo, productSatisfies, type FormMatch } from '../knowledge/index.ts';
@@ -767,9 +767,19 @@ function givenQuantity(norm: string, h: FormMatch): boolean {
   return GIVEN_QUANTITY.test(norm.slice(0, h.start));
 }
 
+const DETERMINER_BEFORE = /\b(?:the|a|an|my|our|your|their|its|his|her|this|that|these|those|each|every|no)\s+$/;
+
+/**
+ * An operation's one-word form used as a noun whose commonest sense is a natural thing ("the crop is
+ * wilting"): after a determiner it names that thing, not the operation.
+ */
+function nounAfterDeterminer(norm: string, h: FormMatch): boolean {
+  return h.kind === 'function' && /^[a-z]+$/.test(h.form) && DETERMINER_BEFORE.test(norm.slice(0, h.start)) && nounNamesNaturalThing(h.form);
+}
+
 export function textFacts(text: string, infer = true): TextFacts {
   const norm = normalizeForMatch(text);
-  const forms = matchFormsLoose(text);
+  const forms = matchFormsLoose(text).filter((h) => !nounAfterDeterminer(norm, h));
   const words = chineseWords(norm, true);
   const zh = words.filter((w, i) => [...w.text].length >= 2 || verbWithComplement(w, words[i + 1]));
   // Without inference only the graph's own forms are read (whether a geographic question asks for EO

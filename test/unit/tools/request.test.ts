@@ -206,6 +206,16 @@ describe('request channel: relative time is setting, not task', () => {
   });
 });
 
+describe('request channel: an operation word used as the name of a thing', () => {
+  it('reads "the crop" as the plants, not as cutting the image, and still reads the verb', () => {
+    const ids = (q: string) => parseToolRequest(q).taskTypes.map((t) => t.id);
+    expect(ids('how thirsty is the crop on the north terrace this week')).not.toContain('subsetting');
+    expect(ids('our crop looks patchy after the frost')).not.toContain('subsetting');
+    expect(ids('crop the orthophoto to the parish boundary')).toContain('subsetting');
+    expect(ids('apply the mask to the mosaic')).toContain('masking');
+  });
+});
+
 describe('request channel: data said to have only some bands', () => {
   it('reads "only" before or after the bands as all the bands the data has, a family named without its number in full', () => {
     expect(parseToolRequest('the old aerial survey has only RGB, which greenness index works?').onlyBands.sort()).toEqual(['blue', 'green', 'green1', 'red']);
