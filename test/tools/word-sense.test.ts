@@ -81,6 +81,6 @@ describe('words no lexicon lists, read by word vectors', () => {
     const b = 'inundated plains after heavy downpours';
     expect(textSimilarity(a, b)).toBe(0);
     expect(meaningSimilarity(a, b)).toBeGreaterThan(0.2);
-    expect(meaningSimilarity(a, b)).toBeGreaterThan(meaningSimilarity(a, 'count the aircraft parked at the airport'));
+    expect(meaningSimilarity(a, b)).toBeGreaterThan(meaningSimilarity(a, 'tally the planes standing on the apron'));
   });
 });
