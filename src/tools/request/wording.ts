@@ -114,12 +114,15 @@ export function stateQuestionAt(norm: string, start: number, end: number): boole
 
 /** A negation word shortly before a mention ("are not aligned yet", "no classification"). */
 export function negatedAt(norm: string, start: number): boolean {
-  const before = norm.slice(Math.max(0, start - 28), start);
+  // A negation reaches no further than its clause: "no NIR band, only red, green and blue".
+  const before = norm.slice(Math.max(0, start - 28), start).split(NEGATION_SCOPE_END).pop()!;
   if (HAN.test(before)) return NEGATION_ZH.test(withoutYesNoQuestions(before).slice(-6));
   // "not just NIR and SWIR" names them and more.
   const words = before.trimEnd().split(/\s+/).slice(-5).join(' ').replace(NOT_ONLY_EN, '');
   return NEGATION_EN.test(words);
 }
+
+const NEGATION_SCOPE_END = /[,;:.!?()，。；：！？]|\b(?:but|only|except)\b/u;
 
 const NOT_ONLY_EN = /\bnot\s+(?:only|just|merely|simply|solely)\b/g;
 

@@ -211,6 +211,7 @@ describe('request channel: an operation word used as the name of a thing', () =>
     const ids = (q: string) => parseToolRequest(q).taskTypes.map((t) => t.id);
     expect(ids('how thirsty is the crop on the north terrace this week')).not.toContain('subsetting');
     expect(ids('our crop looks patchy after the frost')).not.toContain('subsetting');
+    expect(ids('is there any crop stress showing in the east block')).not.toContain('subsetting');
     expect(ids('crop the orthophoto to the parish boundary')).toContain('subsetting');
     expect(ids('apply the mask to the mosaic')).toContain('masking');
   });
@@ -222,6 +223,14 @@ describe('request channel: data said to have only some bands', () => {
     expect(parseToolRequest('a moisture index from the shortwave-infrared bands only').onlyBands.sort()).toEqual(['swir1', 'swir2']);
     expect(parseToolRequest('手上只有红光和近红外两个波段，能算哪些指数').onlyBands.sort()).toEqual(['nir', 'nir2', 'red']);
     expect(parseToolRequest('a greenness index from the red and near-infrared bands').onlyBands).toEqual([]);
+  });
+
+  it('ends a negation at its clause: the bands after a comma or "only" are held', () => {
+    const p = parseToolRequest('no SWIR, only red, green and blue: which index for the meadow?');
+    expect(p.absentBands.some((b) => b.startsWith('swir'))).toBe(true);
+    expect(p.absentBands).not.toContain('red');
+    expect(p.onlyBands).toContain('green');
+    expect(parseToolRequest('没有短波红外，只有红绿蓝三个波段').absentBands).not.toContain('red');
   });
 });
 
