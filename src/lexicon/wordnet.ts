@@ -82,11 +82,11 @@ function senses(lemma: string): number[] {
 
 let nounIndex: Buffer | null | undefined;
 
-/** Lexicographer files of things that are no act or artefact: animals, body, food, objects, people, plants. */
-const NATURAL_THING_FILES = new Set([5, 8, 13, 17, 18, 20]);
+/** Lexicographer files of natural things (no act, artefact or agent): animals, body, food, natural objects, plants. */
+const NATURAL_THING_FILES = new Set([5, 8, 13, 17, 20]);
 
 /**
- * The commonest sense of `word` as a noun names a natural thing (a plant, an animal, food, a person…):
+ * The commonest sense of `word` as a noun names a natural thing (a plant, an animal, food…):
  * "the crop" is grown, not cut out of an image.
  */
 export const nounNamesNaturalThing = memoizeBounded((word: string): boolean => {

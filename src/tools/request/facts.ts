@@ -767,7 +767,7 @@ function givenQuantity(norm: string, h: FormMatch): boolean {
   return GIVEN_QUANTITY.test(norm.slice(0, h.start));
 }
 
-const DETERMINER_BEFORE = /\b(?:the|a|an|my|our|your|their|its|his|her|this|that|these|those|each|every|no)\s+$/;
+const DETERMINER_BEFORE = /\b(?:the|a|an|my|our|your|their|its|his|her|this|that|these|those|each|every|no|any|some|which|what|whose|other|more|most)\s+$/;
 
 /**
  * An operation's one-word form used as a noun whose commonest sense is a natural thing ("the crop is
