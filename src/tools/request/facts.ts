@@ -199,7 +199,9 @@ const TIME_WORDS = /^(?:spring|summer|autumn|fall|winter|season|seasons|january|
 const ONLY_PLACE_PREPOSITIONS = 'in|at|near|along|around|across|inside|within|beside|throughout|next to|close to|behind|outside|upstream of|downstream of';
 /** Prepositions that also give a topic ("a story on logging") or a time ("over the summer"). */
 const PLACE_OR_TOPIC_PREPOSITIONS = 'on|over|through|among|amid';
-const PHRASE_TAIL = '\\s+(?:(?:the|a|an|my|our|your|their|his|her|its|this|that|these|those|whole|entire|local|nearby|same)\\s+)*(?:[a-z-]+\\s+){0,2}$';
+/** Articles, possessives and demonstratives: after one, a word is a noun. */
+const DETERMINERS = 'the|a|an|my|our|your|their|his|her|its|this|that|these|those';
+const PHRASE_TAIL = `\\s+(?:(?:${DETERMINERS}|whole|entire|local|nearby|same)\\s+)*(?:[a-z-]+\\s+){0,2}$`;
 const SETTING_BEFORE = new RegExp(`\\b(?:${ONLY_PLACE_PREPOSITIONS}|${PLACE_OR_TOPIC_PREPOSITIONS})${PHRASE_TAIL}`);
 const PLACE_BEFORE = new RegExp(`\\b(?:${ONLY_PLACE_PREPOSITIONS})${PHRASE_TAIL}`);
 
@@ -767,7 +769,7 @@ function givenQuantity(norm: string, h: FormMatch): boolean {
   return GIVEN_QUANTITY.test(norm.slice(0, h.start));
 }
 
-const DETERMINER_BEFORE = /\b(?:the|a|an|my|our|your|their|its|his|her|this|that|these|those|each|every|no|any|some|which|what|whose|other|more|most)\s+$/;
+const DETERMINER_BEFORE = new RegExp(`\\b(?:${DETERMINERS}|each|every|no|any|some|which|what|whose|other|more|most)\\s+$`);
 
 /**
  * An operation's one-word form used as a noun whose commonest sense is a natural thing ("the crop is

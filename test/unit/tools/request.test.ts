@@ -325,16 +325,14 @@ describe('request channel: multi-step requests', () => {
   it('reads a sentence opening with a sequence word as a step of its own', () => {
     expect(isExplicitSequence('Stack the yearly rasters. Then tell me where the lake was largest.')).toBe(true);
     expect(isExplicitSequence('Stack the yearly rasters. Finally, a chart of the shoreline.')).toBe(true);
-    const p = parseToolRequest('Take the burn scar masks of both summers. Then tell me where the forest came back.');
-    expect(p.subTasks.map((s) => s.text)).toHaveLength(2);
+    expect(parseToolRequest('Take the burn scar masks of both summers. Then tell me where the forest came back.').subTasks).toHaveLength(2);
   });
 
   it('reads a verb whose object follows a particle or an adverb as opening a step', () => {
     expect(opensWithVerb('tot up the hours of sunshine')).toBe(true);
     expect(opensWithVerb('keep only those from the wet months')).toBe(true);
     expect(opensWithVerb('over the ridge')).toBe(false);
-    const p = parseToolRequest('We hold 90 scenes of the estuary. Keep only those from the wet months and build a median composite.');
-    expect(p.subTasks.map((s) => s.text)).toHaveLength(2);
+    expect(parseToolRequest('We hold 90 scenes of the estuary. Keep only those from the wet months and build a median composite.').subTasks).toHaveLength(2);
   });
 
   it('reads a contraction as a subject, not as a verb opening a step', () => {
