@@ -19,6 +19,9 @@ import { createApp } from '../src/http/app.ts';
 import { IN_PROCESS_SECURITY } from '../src/http/security.ts';
 import { createLogger } from '../src/log.ts';
 import { importToolCatalogs, loadBuiltinTools } from '../src/tools/registry.ts';
+import { createToolReranker, type ToolReranker } from '../src/tools/search/index.ts';
+import { llmFromConfig } from '../src/llm/model.ts';
+import { loadConfig } from '../src/config.ts';
 import { searchBm25Baseline, searchDenseBaseline, searchMeaningBaseline } from './tool-baselines.ts';
 
 export interface EvalContext {
@@ -324,6 +327,12 @@ export interface ToolRegistry {
  * A fresh in-memory embedded database holding the three catalogs (built-in domain tools, openEO processes,
  * spectral indices), so the numbers never depend on what the configured database happens to hold.
  */
+/** With LLM_BASE_URL and LLM_MODEL set, the search is measured with the model ordering its candidates, as the service would. */
+function configuredToolReranker(): { toolReranker?: ToolReranker } {
+  const model = llmFromConfig(loadConfig());
+  return model ? { toolReranker: createToolReranker(model) } : {};
+}
+
 export async function withToolRegistry<T>(work: (registry: ToolRegistry) => Promise<T>): Promise<T> {
   const handle = await openDatabase({ pgliteDataDir: 'memory://' });
   try {
@@ -334,7 +343,7 @@ export async function withToolRegistry<T>(work: (registry: ToolRegistry) => Prom
     // The harness is an in-process client on this machine: it may use the write routes (POST /v1/runs,
     // memory reset) that the service accepts from loopback clients only.
     const security = { ...IN_PROCESS_SECURITY, clientAddress: () => '127.0.0.1' };
-    const app = createApp({ db: handle.db, embedder, mode: handle.mode, log: createLogger('silent'), lifecycle: { draining: false }, security });
+    const app = createApp({ db: handle.db, embedder, mode: handle.mode, log: createLogger('silent'), lifecycle: { draining: false }, security, ...configuredToolReranker() });
     return await work({ db: handle.db, embedder, app, search: searchThrough(app) });
   } finally {
     await handle.close();
@@ -362,7 +371,7 @@ export async function withForeignRegistry<T>(tools: readonly ForeignTool[], work
     await migrateToLatest(handle.db);
     const embedder = createOfflineEmbedderWithLexicons();
     const security = { ...IN_PROCESS_SECURITY, clientAddress: () => '127.0.0.1' };
-    const app = createApp({ db: handle.db, embedder, mode: handle.mode, log: createLogger('silent'), lifecycle: { draining: false }, security });
+    const app = createApp({ db: handle.db, embedder, mode: handle.mode, log: createLogger('silent'), lifecycle: { draining: false }, security, ...configuredToolReranker() });
     for (const tool of tools) {
       const res = await app.request('/v1/tools', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(tool) });
       if (res.status !== 201) throw new Error(`registering ${tool.id}: HTTP ${res.status} ${await res.text()}`);

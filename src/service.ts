@@ -18,6 +18,7 @@ import { terminalProgress } from './cli/progress.ts';
 import type { Embedder } from './embedding/embedder.ts';
 import { createLlmPlanner } from './planning/llm-planner.ts';
 import { createLlmReranker } from './ranking/llm-rerank.ts';
+import { createToolReranker } from './tools/search/index.ts';
 import { llmFromConfig } from './llm/model.ts';
 import { createLlmSopWriter } from './memory/sop-writer.ts';
 import { hasBuiltinTools, loadBuiltinTools } from './tools/registry.ts';
@@ -63,6 +64,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const model = llmFromConfig(config, log);
   const llm = model ? createLlmPlanner(model) : undefined;
   const reranker = model ? createLlmReranker(model) : undefined;
+  const toolReranker = model ? createToolReranker(model) : undefined;
   const sopWriter = model ? createLlmSopWriter(model) : undefined;
   // Server mode: question answering on read-only, time-bounded connections as a SELECT-only role; with
   // DATABASE_READ_URLS, those and the other read routes on the replicas (src/db/replicas.ts).
@@ -101,6 +103,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     embedder,
     llm,
     ...(reranker ? { reranker } : {}),
+    ...(toolReranker ? { toolReranker } : {}),
     ...(sopWriter ? { sopWriter } : {}),
     mode: database.mode,
     ...(database.dumpDataDir ? { dumpDataDir: database.dumpDataDir } : {}),

@@ -17,6 +17,7 @@ import { placesRouter } from '../places/places.index.ts';
 import type { LlmPlanner } from '../planning/llm-planner.ts';
 import type { LlmReranker } from '../ranking/llm-rerank.ts';
 import { toolsRouter } from '../tools/tools.index.ts';
+import type { ToolReranker } from '../tools/search/index.ts';
 import { exampleQuestions } from '../web/examples.ts';
 import { webRouter } from '../web/web.index.ts';
 import { dependencyFailure } from './dependency-failure/dependency-failure.ts';
@@ -51,6 +52,8 @@ export interface AppDeps {
   llm?: LlmPlanner;
   /** Orders the Pareto front of /v1/ask when an LLM is configured (the rule trade-off otherwise). */
   reranker?: LlmReranker;
+  /** Orders the first candidates of /v1/tools/search when an LLM is configured (the rule ranking otherwise). */
+  toolReranker?: ToolReranker;
   /** Writes the memory's SOPs when an LLM is configured (templated otherwise). */
   sopWriter?: SopWriter;
   mode: DatabaseMode;
@@ -105,7 +108,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/', ogcRouter({ db: readDb, mode: deps.mode }));
   app.route('/', placesRouter({ db: deps.db, embedder: deps.embedder, readDb }));
   app.route('/', askRouter({ ...deps, db: askDb }));
-  app.route('/', toolsRouter({ db: deps.db, embedder: deps.embedder, readDb }));
+  app.route('/', toolsRouter({ db: deps.db, embedder: deps.embedder, readDb, ...(deps.toolReranker ? { toolReranker: deps.toolReranker } : {}) }));
   // Workflow memory management stays on the primary: it is administration (behind API_KEY), not traffic.
   app.route('/', memoryRouter({ db: deps.db, options: deps.sopWriter ? { sopWriter: deps.sopWriter } : {} }));
   app.route('/', webRouter({ db: readDb, examples: () => exampleQuestions({ db: askDb, embedder: deps.embedder }) }));

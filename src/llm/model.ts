@@ -20,10 +20,10 @@ export interface LlmOptions {
 }
 
 /** What a call is for: names it in the logs and bounds its reply. */
-export type LlmPurpose = 'plan' | 'rerank' | 'sop';
+export type LlmPurpose = 'plan' | 'rerank' | 'tool-rerank' | 'sop';
 
-/** Largest reply per purpose, in tokens: a plan of 20 constraints, 12 one-line reasons, a 15-line procedure. */
-export const MAX_REPLY_TOKENS: Record<LlmPurpose, number> = { plan: 2000, rerank: 1200, sop: 1000 };
+/** Largest reply per purpose, in tokens: a plan of 20 constraints, 12 or 15 one-line reasons, a 15-line procedure. */
+export const MAX_REPLY_TOKENS: Record<LlmPurpose, number> = { plan: 2000, rerank: 1200, 'tool-rerank': 1500, sop: 1000 };
 
 export type LlmFailure = 'http' | 'timeout' | 'transport' | 'not-json' | 'schema' | 'budget';
 

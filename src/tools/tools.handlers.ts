@@ -10,7 +10,7 @@ import { deleteTool, importTools, registerTool, ToolConflictError, updateTool } 
 import type { ToolRecord } from './schema.ts';
 import { getToolRow, listToolRows } from './repository.ts';
 import { parseToolRequest } from './request/index.ts';
-import { planWorkflow, searchTools, summarise } from './search/index.ts';
+import { planWorkflow, searchTools, summarise, type ToolReranker } from './search/index.ts';
 import type { MinimalToolInput } from './tool.ts';
 import type { registerRoute, getRoute, listRoute, planRoute, removeRoute, searchRoute, updateRoute } from './tools.routes.ts';
 import { checkWorkflow } from './workflow.ts';
@@ -20,9 +20,11 @@ export interface ToolsDeps {
   embedder: Embedder;
   /** Where the read routes query (server mode: read-only connections with a statement timeout). */
   readDb: Db;
+  /** The configured language model's ordering of the candidates (absent without a model). */
+  toolReranker?: ToolReranker;
 }
 
-export function toolsHandlers({ db, embedder, readDb }: ToolsDeps) {
+export function toolsHandlers({ db, embedder, readDb, toolReranker }: ToolsDeps) {
   const create: AppRouteHandler<typeof registerRoute> = async (c) => {
     const body = c.req.valid('json');
     try {
@@ -66,7 +68,7 @@ export function toolsHandlers({ db, embedder, readDb }: ToolsDeps) {
 
   const search: AppRouteHandler<typeof searchRoute> = async (c) => {
     const body = c.req.valid('json');
-    return c.json(await searchTools(readDb, embedder, body), 200);
+    return c.json(await searchTools(readDb, embedder, body, toolReranker), 200);
   };
 
   const plan: AppRouteHandler<typeof planRoute> = async (c) => {

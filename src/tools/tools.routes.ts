@@ -87,6 +87,10 @@ const searchBody = z
         name: z.number().min(0).max(10).optional(),
       })
       .optional(),
+    rerank: z
+      .enum(['auto', 'rules', 'llm'])
+      .optional()
+      .openapi({ description: "who orders the tools: the configured language model ('auto', the default, or 'llm') or the rules alone ('rules')" }),
   })
   .openapi('ToolSearchRequest');
 
@@ -103,6 +107,7 @@ export const ToolHitSchema = z
     missingPrerequisites: z.array(z.string()),
     matched: z.array(z.string()),
     complements: z.array(z.string()),
+    rankReason: z.string().optional().openapi({ description: "the language model's reason, when it ordered the tools and chose this one" }),
   })
   .openapi('ToolHit');
 
@@ -174,6 +179,9 @@ const searchResponse = z
     clarification: clarificationSchema.optional(),
     memory: MemoryUsedSchema.optional(),
     degraded: degradedSchema.optional(),
+    rerank: z
+      .object({ by: z.enum(['llm', 'rules']), model: z.string().optional(), fallbackReason: z.string().optional() })
+      .openapi({ description: 'who ordered the tools; with the reason when the model was wanted but its order was not used' }),
   })
   .openapi('ToolSearchResponse');
 

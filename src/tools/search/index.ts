@@ -41,12 +41,14 @@ import { composeWorkflow, type Workflow } from '../workflow.ts';
 import { conceptChain, multiStep } from './chain.ts';
 import { DIVERSITY, diversify } from './diversify.ts';
 import { clarificationFor, summarise, toHit } from './explain.ts';
+import { applyToolOrder, rerankToolsWithModel, TOOL_RERANK_CANDIDATES, toolRerankInput, type ToolReranker, type ToolRerankInfo } from './llm-rerank.ts';
 import { needOf } from './need.ts';
 import { rankForNeed, weightsOf } from './rank.ts';
-import type { PlanResult, RankOptions, ToolSearchRequest, ToolSearchResponse } from './types.ts';
+import type { PlanResult, RankOptions, ToolHit, ToolSearchRequest, ToolSearchResponse } from './types.ts';
 
 export type { Clarification, Need, ParsedSummary, PlanResult, Scored, ScoringWeights, ToolHit, ToolSearchRequest, ToolSearchResponse } from './types.ts';
 export { placeSteps } from './chain.ts';
+export { createToolReranker, type ToolReranker } from './llm-rerank.ts';
 export { summarise } from './explain.ts';
 export { needOf } from './need.ts';
 export { DEFAULT_WEIGHTS, DENSE_RECALL, OFFLINE_TOOL_FALLBACK, rankForNeed } from './rank.ts';
@@ -94,17 +96,36 @@ export async function runToolSearch(db: Db, embedder: Embedder, request: ToolSea
   };
 }
 
-/** POST /v1/tools/search. */
-export async function searchTools(db: Db, embedder: Embedder, request: ToolSearchRequest): Promise<ToolSearchResponse> {
-  const result = await runToolSearch(db, embedder, request);
+/** POST /v1/tools/search; with a language model configured (`reranker`), it orders the first candidates. */
+export async function searchTools(db: Db, embedder: Embedder, request: ToolSearchRequest, reranker?: ToolReranker): Promise<ToolSearchResponse> {
+  const choice = request.rerank ?? 'auto';
+  const k = request.k ?? 10;
+  const modelReranks = choice !== 'rules' && reranker !== undefined;
+  const result = await runToolSearch(db, embedder, modelReranks ? { ...request, k: Math.max(k, TOOL_RERANK_CANDIDATES) } : request);
+  let tools = result.tools;
+  let rerank: ToolRerankInfo = choice === 'llm' && !reranker ? { by: 'rules', fallbackReason: 'no language model is configured (LLM_BASE_URL)' } : { by: 'rules' };
+  if (modelReranks) ({ tools, rerank } = await rerankHits(db, reranker, request.query, result));
   return {
-    tools: result.tools,
+    tools: tools.slice(0, k),
     parsed: summarise(result.parsed),
+    rerank,
     ...(result.workflow ? { workflow: result.workflow } : {}),
     ...(result.clarification ? { clarification: result.clarification } : {}),
     ...(result.memory ? { memory: result.memory } : {}),
     ...(result.degraded ? { degraded: result.degraded } : {}),
   };
+}
+
+async function rerankHits(db: Db, reranker: ToolReranker, query: string, result: PlanResult): Promise<{ tools: ToolHit[]; rerank: ToolRerankInfo }> {
+  const rules = (fallbackReason: string) => ({ tools: result.tools, rerank: { by: 'rules' as const, model: reranker.model, fallbackReason } });
+  // Each step of a multi-step request has its best tools placed in the list; one order over all would lose steps.
+  if (result.parsed.subTasks.length >= 2) return rules('the request has several steps: each keeps its best tools');
+  if (result.tools.length < 2) return rules('fewer than two tools: nothing to order');
+  const snapshot = await catalogSnapshot(db);
+  const descriptions = new Map(result.tools.map((h) => [h.id, snapshot.lookup(h.id)?.description ?? '']));
+  const checked = await rerankToolsWithModel(reranker, toolRerankInput(query, result.tools, descriptions));
+  if (!checked.ok) return rules(checked.problem);
+  return { tools: applyToolOrder(result.tools, checked), rerank: { by: 'llm', model: reranker.model } };
 }
 
 /** POST /v1/workflows/plan: the chain for a request (the search runs underneath to pick the tools). */

@@ -5,6 +5,7 @@ import type { RequestContext } from '../prerequisites.ts';
 import type { ParsedRequest, Weighted } from '../request/index.ts';
 import type { Temporal, ToolRecord } from '../schema.ts';
 import type { Workflow } from '../workflow.ts';
+import type { ToolRerankChoice, ToolRerankInfo } from './llm-rerank.ts';
 
 /** The signals inside similarity: each candidate's values (0..1), and their weights in the mix. */
 export interface Signals {
@@ -31,6 +32,8 @@ export interface ToolSearchRequest {
   weights?: Partial<ScoringWeights>;
   /** Apply workflow-memory priors (src/memory); default true. */
   memory?: boolean;
+  /** Who orders the tools: the configured language model ('auto', the default, or 'llm') or the rules alone. */
+  rerank?: ToolRerankChoice;
 }
 
 export interface ToolHit {
@@ -47,6 +50,8 @@ export interface ToolHit {
   matched: string[];
   /** What the tool does for the request context or for other results. */
   complements: string[];
+  /** The language model's reason, when it ordered the tools and chose this one. */
+  rankReason?: string;
 }
 
 export interface Clarification {
@@ -63,6 +68,8 @@ export interface ToolSearchResponse {
   memory?: MemoryUsed;
   /** Present when the ranking was computed without the embeddings service: why, and what was used instead. */
   degraded?: Degradation[];
+  /** Who ordered the tools (with the model's name, and why its order was not used when it was not). */
+  rerank: ToolRerankInfo;
 }
 
 /** The request channel's reading, as returned to clients. */
