@@ -13,7 +13,7 @@ import { conceptInfo, eoConceptEntries, functionInfo, matchForms, matchFormsBySt
 import { CONCEPT_TUNING, WORD_SENSE, conceptCloseness, conceptsOfWords, contentWords, dot, informationOf, senseVector } from '../word-sense.ts';
 import { spanOfYears } from './temporal.ts';
 import type { ConceptHit, GlossedWord, Weighted } from './types.ts';
-import { HAN, areaQuestion, bufferDistance, degreeQuestions, doneAt, formWeight, laterStepAt, negatedAt, outputFormatAt, stateQuestionAt, temporalSummary, zonalSummary } from './wording.ts';
+import { HAN, alternativeSpans, areaQuestion, bufferDistance, degreeQuestions, doneAt, formWeight, laterStepAt, negatedAt, outputFormatAt, stateQuestionAt, temporalSummary, zonalSummary } from './wording.ts';
 
 export interface TextFacts {
   concepts: ConceptHit[];
@@ -826,8 +826,11 @@ export function textFacts(text: string, infer = true): TextFacts {
   // first, with the weight the step's own words have.
   const readings = later.size && !explicitTask ? [...hits, ...prerequisiteHits([...later])] : hits;
   const listedSet = new Set(listed);
+  const alternatives = alternativeSpans(norm);
   for (const h of readings) {
     if (givenQuantity(norm, h)) continue;
+    // "better than the NDVI": the tool to improve on is not the one asked for.
+    if (alternatives.some((a) => a.start <= h.start && h.end <= a.end)) continue;
     const negated = negatedAt(norm, h.start);
     const isObject = isObjectHit(h);
     const operand = [...operands].some((o) => o.start <= h.start && o.end >= h.end);

@@ -19,7 +19,7 @@ export { containerTerms, inSetting, matchFormsLoose, settingOnlyTerms, statedObj
 export { asksForSubset, bufferDistance, pointCount } from './wording.ts';
 export { parseLevel, parsePrecision, parseSpatial, twoResolutions } from './slots.ts';
 export { parseTemporal } from './temporal.ts';
-export { withoutRelativeTime, withoutYesNoQuestions } from './wording.ts';
+export { withoutAlternatives, withoutRelativeTime, withoutYesNoQuestions } from './wording.ts';
 
 function modalitiesOf(dataSources: readonly string[], concepts: readonly ConceptHit[]): string[] {
   const out = new Set<string>();

@@ -2,6 +2,8 @@
  * How words stand in a request: the weight of a surface form, negation and work said to be done (statements
  * about the data), and relative time (setting, not task).
  */
+import { normalizeForMatch } from '../knowledge/normalize.ts';
+
 export const HAN = /\p{Script=Han}/u;
 
 /** Longer, multi-word forms are more specific than single generic words. */
@@ -228,4 +230,41 @@ const POINT_COUNT_ZH = /[\d一二两三四五六七八九十百千]+\s*个\s*(?:
 /** "100 points in each field", "布设30个验证点": a number of points to place, i.e. sampling points in geometries. */
 export function pointCount(norm: string): RegExpExecArray | null {
   return POINT_COUNT_EN.exec(norm) ?? POINT_COUNT_ZH.exec(norm);
+}
+
+/**
+ * What a request names as the thing to improve on or to replace ("better than the NDVI", "more robust than
+ * a plain ratio", "instead of bilinear", "rather than a threshold", 比NDVI更…, 代替…, 而不是…, 除了…以外): a
+ * point of comparison, not what is asked. English spans run to the end of the clause or a joining word, at
+ * most four words; Chinese ones to the word that closes the construction. Comparisons of values ("greater
+ * than 0.3", "more than ten scenes") are not alternatives: only "better", "worse" and "more"/"less" with an
+ * adjective lead one.
+ */
+const ALTERNATIVE_EN =
+  /\b(?:instead\s+of|rather\s+than|other\s+than|in\s+place\s+of|alternatives?\s+to|replacements?\s+for|(?:better|worse|(?:more|less)\s+[a-z-]{3,})\s+than)\s+((?:(?!(?:and|or|but|so|to|for|in|on|at|with|from|over|under|across|along|within|into|of|by|during|near|around|between|per|inside|outside|that|which|when|where|because)\b)[^\s,;:.!?()]+\s*){1,4})/g;
+const ALTERNATIVE_ZH = [
+  /(?<![对之相类等正反无好])比(?![较例值率重如方特利])([^，。,.;；！？!?]{1,12}?)(?=更|还要|还|要)/gu,
+  /(?:代替|取代|替代|而不是|而非|除了)([^，。,.;；！？!?]{1,12}?)(?=以外|之外|还|[，。,.;；！？!?]|$)/gu,
+];
+
+/** The spans of `norm` that name a point of comparison (see ALTERNATIVE_EN). */
+export function alternativeSpans(norm: string): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  for (const pattern of [ALTERNATIVE_EN, ...ALTERNATIVE_ZH]) {
+    for (const m of norm.matchAll(pattern)) {
+      const start = m.index + m[0].length - m[1]!.length;
+      out.push({ start, end: start + m[1]!.trimEnd().length });
+    }
+  }
+  return out;
+}
+
+/** The request without its points of comparison: their words are not what the tools are to match. */
+export function withoutAlternatives(text: string): string {
+  const norm = normalizeForMatch(text);
+  // Spans are found on the normalised text; where normalising changed the length, the text is left whole.
+  if (norm.length !== text.length) return text;
+  let out = text;
+  for (const { start, end } of alternativeSpans(norm).sort((a, b) => b.start - a.start)) out = `${out.slice(0, start)}${out.slice(end).trimStart()}`;
+  return out;
 }

@@ -1,6 +1,6 @@
 /** One need (the whole request or one of its sub-tasks): the text to match and the slots that steer the ranking. */
 import { conceptInfo, functionInfo, matchForms, sensorByDataSource } from '../knowledge/index.ts';
-import { asksForSubset, bufferDistance, pointCount, twoResolutions, withoutRelativeTime, type ConceptHit, type ParsedRequest, type SubTask, type Weighted } from '../request/index.ts';
+import { asksForSubset, withoutAlternatives, bufferDistance, pointCount, twoResolutions, withoutRelativeTime, type ConceptHit, type ParsedRequest, type SubTask, type Weighted } from '../request/index.ts';
 import { type LexicalIndex, queryTerms } from '../lexical.ts';
 import { chooseGlosses } from './gloss.ts';
 import type { Need } from './types.ts';
@@ -21,7 +21,7 @@ export function needOf(parsed: ParsedRequest, lexical: LexicalIndex, sub?: SubTa
   for (const t of taskTypes.slice(0, 2)) expansions.add(functionInfo(t.id)?.en[0] ?? t.id);
   return {
     // When the work is to be done is setting, not task: its words are not matched against tools.
-    text: withoutRelativeTime(text),
+    text: withoutAlternatives(withoutRelativeTime(text)),
     expansions: [...expansions],
     facets,
     taskTypes,
@@ -34,7 +34,7 @@ export function needOf(parsed: ParsedRequest, lexical: LexicalIndex, sub?: SubTa
     dataSources: parsed.dataSources,
     temporal: parsed.temporal?.shape,
     coverage: sub ? sub.coverage : parsed.coverage,
-    glosses: chooseGlosses(lexical, sub ? sub.glossed : parsed.glossed, queryTerms([withoutRelativeTime(text), ...expansions, ...facets].join(' , '))),
+    glosses: chooseGlosses(lexical, sub ? sub.glossed : parsed.glossed, queryTerms([withoutAlternatives(withoutRelativeTime(text)), ...expansions, ...facets].join(' , '))),
   };
 }
 

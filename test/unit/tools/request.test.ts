@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksForProcessing, asksForSubset, parseLevel, parsePrecision, pointCount, twoResolutions, parseTemporal, parseToolRequest, splitClauses, statedObjectTerms, withoutRelativeTime, withoutYesNoQuestions } from '../../../src/tools/request/index.ts';
+import { asksForProcessing, asksForSubset, parseLevel, parsePrecision, pointCount, twoResolutions, parseTemporal, parseToolRequest, splitClauses, statedObjectTerms, withoutAlternatives, withoutRelativeTime, withoutYesNoQuestions } from '../../../src/tools/request/index.ts';
 import { isExplicitSequence, onlyHolds, opensWithVerb } from '../../../src/tools/request/clauses.ts';
 import { doneAt, laterStepAt, negatedAt, outputFormatAt } from '../../../src/tools/request/wording.ts';
 import { normalizeForMatch } from '../../../src/tools/knowledge/index.ts';
@@ -787,5 +787,25 @@ describe('request channel: a Chinese proper name is the setting, not words to se
     const glossed = parseToolRequest('长江口那一片滩涂今年冲掉了多少').glossed.map((g) => g.text);
     expect(glossed).not.toContain('长江');
     expect(glossed).toContain('滩涂');
+  });
+});
+
+describe('request channel: a point of comparison is not what is asked', () => {
+  const concepts = (q: string) => parseToolRequest(q).concepts.map((c) => c.id);
+
+  it('reads nothing from what the request wants to improve on or replace', () => {
+    expect(concepts('which index tells bare soil from thin grass better than the NDVI does?')).not.toContain('ndvi');
+    expect(concepts('an index more robust than NDVI over the orchard')).not.toContain('ndvi');
+    expect(concepts('use something else instead of NDVI for the orchard')).not.toContain('ndvi');
+    expect(concepts('有没有比NDVI更能区分裸土和稀疏草地的指数')).not.toContain('ndvi');
+    expect(concepts('除了NDVI以外还有什么植被指数')).not.toContain('ndvi');
+  });
+
+  it('keeps comparisons of values and the words after the compared thing', () => {
+    expect(withoutAlternatives('set pixels greater than the threshold to one')).toBe('set pixels greater than the threshold to one');
+    expect(withoutAlternatives('more than ten scenes of the delta')).toBe('more than ten scenes of the delta');
+    expect(withoutAlternatives('works better than the NDVI, for sparse shrubs')).toBe('works better than , for sparse shrubs');
+    expect(withoutAlternatives('rather than a plain ratio and for each field')).toBe('rather than and for each field');
+    expect(withoutAlternatives('对比前后两期影像的NDVI')).toBe('对比前后两期影像的NDVI');
   });
 });
