@@ -234,7 +234,7 @@ export function pointCount(norm: string): RegExpExecArray | null {
 
 /**
  * What a request names as the thing to improve on or to replace ("better than the NDVI", "more robust than
- * a plain ratio", "instead of bilinear", "rather than a threshold", 比NDVI更…, 代替…, 而不是…, 除了…以外): a
+ * a plain ratio", "instead of bilinear", "rather than a threshold", 比NDVI更…, 比…好, 代替…, 而不是…, 除了…以外): a
  * point of comparison, not what is asked. English spans run to the end of the clause or a joining word, at
  * most four words; Chinese ones to the word that closes the construction. Comparisons of values ("greater
  * than 0.3", "more than ten scenes") are not alternatives: only "better", "worse" and "more"/"less" with an
@@ -243,7 +243,7 @@ export function pointCount(norm: string): RegExpExecArray | null {
 const ALTERNATIVE_EN =
   /\b(?:instead\s+of|rather\s+than|other\s+than|in\s+place\s+of|alternatives?\s+to|replacements?\s+for|(?:better|worse|(?:more|less)\s+[a-z-]{3,})\s+than)\s+((?:(?!(?:and|or|but|so|to|for|in|on|at|with|from|over|under|across|along|within|into|of|by|during|near|around|between|per|inside|outside|that|which|when|where|because)\b)[^\s,;:.!?()]+\s*){1,4})/g;
 const ALTERNATIVE_ZH = [
-  /(?<![对之相类等正反无好])比(?![较例值率重如方特利])([^，。,.;；！？!?]{1,12}?)(?=更|还要|还|要)/gu,
+  /(?<![对之相类等正反无好])比(?![较例值率重如方特利])([^，。,.;；！？!?]{1,12}?)(?=更|还要|还|要|好|强|优)/gu,
   /(?:代替|取代|替代|而不是|而非|除了)([^，。,.;；！？!?]{1,12}?)(?=以外|之外|还|[，。,.;；！？!?]|$)/gu,
 ];
 
