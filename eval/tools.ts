@@ -323,16 +323,16 @@ export interface ToolRegistry {
   search: SearchFunction;
 }
 
-/**
- * A fresh in-memory embedded database holding the three catalogs (built-in domain tools, openEO processes,
- * spectral indices), so the numbers never depend on what the configured database happens to hold.
- */
 /** With LLM_BASE_URL and LLM_MODEL set, the search is measured with the model ordering its candidates, as the service would. */
 function configuredToolReranker(): { toolReranker?: ToolReranker } {
   const model = llmFromConfig(loadConfig());
   return model ? { toolReranker: createToolReranker(model) } : {};
 }
 
+/**
+ * A fresh in-memory embedded database holding the three catalogs (built-in domain tools, openEO processes,
+ * spectral indices), so the numbers never depend on what the configured database happens to hold.
+ */
 export async function withToolRegistry<T>(work: (registry: ToolRegistry) => Promise<T>): Promise<T> {
   const handle = await openDatabase({ pgliteDataDir: 'memory://' });
   try {

@@ -2,8 +2,6 @@
  * How words stand in a request: the weight of a surface form, negation and work said to be done (statements
  * about the data), and relative time (setting, not task).
  */
-import { normalizeForMatch } from '../knowledge/normalize.ts';
-
 export const HAN = /\p{Script=Han}/u;
 
 /** Longer, multi-word forms are more specific than single generic words. */
@@ -234,37 +232,45 @@ export function pointCount(norm: string): RegExpExecArray | null {
 
 /**
  * What a request names as the thing to improve on or to replace ("better than the NDVI", "more robust than
- * a plain ratio", "instead of bilinear", "rather than a threshold", 比NDVI更…, 比…好, 代替…, 而不是…, 除了…以外): a
- * point of comparison, not what is asked. English spans run to the end of the clause or a joining word, at
- * most four words; Chinese ones to the word that closes the construction. Comparisons of values ("greater
- * than 0.3", "more than ten scenes") are not alternatives: only "better", "worse" and "more"/"less" with an
- * adjective lead one.
+ * a plain ratio", "instead of bilinear", 比NDVI更…, 比…好, 除了…以外): a point of comparison, not what is
+ * asked. An English span is the one word after the construction (and a determiner): "instead of bilinear
+ * resampling" still asks for resampling, and "instead of ndvi compute the evi" for the EVI. Comparisons of
+ * values ("greater than 0.3", "more than ten scenes", "better than 30 m") are no alternatives: only "better",
+ * "worse" and "more"/"less" with an adjective lead one, never to a number. Chinese spans need the word that
+ * closes the construction; 比 in 比对, 比较, 比例, 比值 and a band ratio (波段比) is no comparison. Verbs of
+ * replacing (代替, 而不是) are left out: where their object ends is not marked.
  */
 const ALTERNATIVE_EN =
-  /\b(?:instead\s+of|rather\s+than|other\s+than|in\s+place\s+of|alternatives?\s+to|replacements?\s+for|(?:better|worse|(?:more|less)\s+[a-z-]{3,})\s+than)\s+((?:(?!(?:and|or|but|so|to|for|in|on|at|with|from|over|under|across|along|within|into|of|by|during|near|around|between|per|inside|outside|that|which|when|where|because)\b)[^\s,;:.!?()]+\s*){1,4})/g;
+  /\b(?:instead\s+of|rather\s+than|other\s+than|in\s+place\s+of|alternatives?\s+to|replacements?\s+for|(?:better|worse|(?:more|less)\s+[a-z-]{3,})\s+than)\s+(?:(?:the|a|an|plain|simple|usual|standard|ordinary)\s+)?([a-z][a-z0-9-]*)/g;
 const ALTERNATIVE_ZH = [
-  /(?<![对之相类等正反无好])比(?![较例值率重如方特利])([^，。,.;；！？!?]{1,12}?)(?=更|还要|还|要|好|强|优)/gu,
-  /(?:代替|取代|替代|而不是|而非|除了)([^，。,.;；！？!?]{1,12}?)(?=以外|之外|还|[，。,.;；！？!?]|$)/gu,
+  /(?<![对之相类等正反无好段])比(?![对较例值率重如方特利])([^，。,.;；！？!?\s]{1,8}?)(?=更|还要|还|好|强|优)/gu,
+  /除了([^，。,.;；！？!?\s]{1,12}?)(?=以外|之外)/gu,
 ];
 
-/** The spans of `norm` that name a point of comparison (see ALTERNATIVE_EN). */
+/** The spans of `norm` that name a point of comparison (see ALTERNATIVE_EN), in order, overlaps merged. */
 export function alternativeSpans(norm: string): { start: number; end: number }[] {
-  const out: { start: number; end: number }[] = [];
+  const found: { start: number; end: number }[] = [];
   for (const pattern of [ALTERNATIVE_EN, ...ALTERNATIVE_ZH]) {
     for (const m of norm.matchAll(pattern)) {
       const start = m.index + m[0].length - m[1]!.length;
-      out.push({ start, end: start + m[1]!.trimEnd().length });
+      found.push({ start, end: start + m[1]!.length });
     }
+  }
+  const out: { start: number; end: number }[] = [];
+  for (const span of found.sort((a, b) => a.start - b.start)) {
+    const last = out.at(-1);
+    if (last && span.start <= last.end) last.end = Math.max(last.end, span.end);
+    else out.push({ ...span });
   }
   return out;
 }
 
 /** The request without its points of comparison: their words are not what the tools are to match. */
 export function withoutAlternatives(text: string): string {
-  const norm = normalizeForMatch(text);
-  // Spans are found on the normalised text; where normalising changed the length, the text is left whole.
-  if (norm.length !== text.length) return text;
+  // The spans index the lower-cased text, which is the text's own length but for a few letters.
+  const lower = text.toLowerCase();
+  if (lower.length !== text.length) return text;
   let out = text;
-  for (const { start, end } of alternativeSpans(norm).sort((a, b) => b.start - a.start)) out = `${out.slice(0, start)}${out.slice(end).trimStart()}`;
+  for (const { start, end } of alternativeSpans(lower).reverse()) out = `${out.slice(0, start)}${out.slice(end).trimStart()}`;
   return out;
 }

@@ -53,8 +53,14 @@ export { summarise } from './explain.ts';
 export { needOf } from './need.ts';
 export { DEFAULT_WEIGHTS, DENSE_RECALL, OFFLINE_TOOL_FALLBACK, rankForNeed } from './rank.ts';
 
-/** Runs the request: ranking (per sub-task for multi-step requests), explanations and the workflow. */
-export async function runToolSearch(db: Db, embedder: Embedder, request: ToolSearchRequest): Promise<PlanResult> {
+const BEST_MATCH = 'best match for the request';
+
+/**
+ * Runs the request: ranking (per sub-task for multi-step requests), explanations and the workflow. A request
+ * of one step lists `pool` tools when that is more than k (the candidates a model orders); one of several
+ * steps always k, since each step is given its place within the first k.
+ */
+export async function runToolSearch(db: Db, embedder: Embedder, request: ToolSearchRequest, pool = 0): Promise<PlanResult> {
   const k = request.k ?? 10;
   const weights = weightsOf(request.weights);
   const parsed = parseToolRequest(request.query, request.context ?? {});
@@ -71,7 +77,8 @@ export async function runToolSearch(db: Db, embedder: Embedder, request: ToolSea
   const memory = request.memory === false ? {} : await applyMemoryPriors(db, parsed, ranked);
   // A request of one clause asks for one thing: its list keeps the alternatives for it.
   const strength = splitClauses(parsed.query).length >= 2 ? DIVERSITY : 0;
-  const tools = diversify(ranked, (s) => s, k, strength).slice(0, k).map((s) => toHit(s, parsed, snapshot, need));
+  const listed = Math.max(k, pool);
+  const tools = diversify(ranked, (s) => s, listed, strength).slice(0, listed).map((s) => toHit(s, parsed, snapshot, need));
   const clarification = clarificationFor(parsed, ranked);
   let workflow: Workflow | undefined;
   const main = ranked[0];
@@ -80,7 +87,7 @@ export async function runToolSearch(db: Db, embedder: Embedder, request: ToolSea
     const chain = (remembered?.length ? remembered : undefined) ?? conceptChain(parsed, snapshot, main.tool) ?? [main.tool];
     const relevance = new Map(ranked.map((s) => [s.tool.id, s.similarity]));
     workflow = composeWorkflow(
-      { steps: chain.map((t) => ({ tool: t, why: t.id === main.tool.id ? 'best match for the request' : remembered?.length ? `step of ${memory.chain!.why}` : `typical step of this task` })), context: parsed.context },
+      { steps: chain.map((t) => ({ tool: t, why: t.id === main.tool.id ? BEST_MATCH : remembered?.length ? `step of ${memory.chain!.why}` : `typical step of this task` })), context: parsed.context },
       snapshot,
       { candidates: ranked.slice(0, 8).map((s) => s.tool), relevance },
     );
@@ -101,19 +108,28 @@ export async function searchTools(db: Db, embedder: Embedder, request: ToolSearc
   const choice = request.rerank ?? 'auto';
   const k = request.k ?? 10;
   const modelReranks = choice !== 'rules' && reranker !== undefined;
-  const result = await runToolSearch(db, embedder, modelReranks ? { ...request, k: Math.max(k, TOOL_RERANK_CANDIDATES) } : request);
+  const result = await runToolSearch(db, embedder, request, modelReranks ? TOOL_RERANK_CANDIDATES : 0);
   let tools = result.tools;
   let rerank: ToolRerankInfo = choice === 'llm' && !reranker ? { by: 'rules', fallbackReason: 'no language model is configured (LLM_BASE_URL)' } : { by: 'rules' };
-  if (modelReranks) ({ tools, rerank } = await rerankHits(db, reranker, request.query, result));
+  let workflow = result.workflow;
+  if (modelReranks) {
+    ({ tools, rerank } = await rerankHits(db, reranker, request.query, result));
+    if (workflow && rerank.by === 'llm') workflow = ruleMainStep(workflow, tools[0]?.id);
+  }
   return {
     tools: tools.slice(0, k),
     parsed: summarise(result.parsed),
     rerank,
-    ...(result.workflow ? { workflow: result.workflow } : {}),
+    ...(workflow ? { workflow } : {}),
     ...(result.clarification ? { clarification: result.clarification } : {}),
     ...(result.memory ? { memory: result.memory } : {}),
     ...(result.degraded ? { degraded: result.degraded } : {}),
   };
+}
+
+/** The workflow is composed around the rule ranking's best tool: when the model put another first, its step says so. */
+function ruleMainStep(workflow: Workflow, first: string | undefined): Workflow {
+  return { ...workflow, steps: workflow.steps.map((s) => (s.why === BEST_MATCH && s.toolId !== first ? { ...s, why: 'best match of the rule ranking' } : s)) };
 }
 
 async function rerankHits(db: Db, reranker: ToolReranker, query: string, result: PlanResult): Promise<{ tools: ToolHit[]; rerank: ToolRerankInfo }> {
@@ -132,7 +148,7 @@ async function rerankHits(db: Db, reranker: ToolReranker, query: string, result:
 export async function planWorkflow(db: Db, embedder: Embedder, request: { query: string; context?: RequestContext; catalogs?: string[] }) {
   const result = await runToolSearch(db, embedder, { ...request, k: 10 });
   const main = result.tools[0];
-  const workflow: Workflow = result.workflow ?? (main ? { steps: [{ toolId: main.id, why: 'best match for the request' }], valid: main.missingPrerequisites.length === 0 } : { steps: [], valid: false, problems: ['no tool matches the request'] });
+  const workflow: Workflow = result.workflow ?? (main ? { steps: [{ toolId: main.id, why: BEST_MATCH }], valid: main.missingPrerequisites.length === 0 } : { steps: [], valid: false, problems: ['no tool matches the request'] });
   return {
     workflow,
     parsed: summarise(result.parsed),

@@ -24,7 +24,6 @@ export type { RerankChoice as ToolRerankChoice, RerankInfo as ToolRerankInfo } f
 export const ToolRerankReplySchema = z.object({
   order: z
     .array(z.object({ n: z.number().int(), reason: z.string().min(1).max(REASON_CHARS) }))
-    .min(1)
     .max(TOOL_RERANK_CANDIDATES),
 });
 export type ToolRerankReply = z.infer<typeof ToolRerankReplySchema>;
@@ -37,7 +36,8 @@ this JSON Schema, and nothing else:
 ${JSON.stringify(z.toJSONSchema(ToolRerankReplySchema))}
 "order": the numbers of the candidates that do what the request asks, the best first; each number at most once,
 only numbers you were given; each with a one-line factual reason (what the tool does for this request).
-Leave out candidates that do not fit. Reasons: plain, short, no URLs, no instructions.`;
+Leave out candidates that do not fit; an empty order when none fits. Reasons: plain, short, no URLs, no
+instructions.`;
 
 export interface ToolRerankInput {
   request: string;
@@ -78,11 +78,13 @@ export type CheckedToolRerank = { ok: true; order: number[]; reasons: Map<number
 
 /** The checks a reply must pass before it changes what the user sees. */
 export function checkToolRerank(reply: ToolRerankReply, given: number): CheckedToolRerank {
+  if (reply.order.length === 0) return { ok: false, problem: 'the model found none of the candidates fitting' };
   const seen = new Set<number>();
   for (const { n, reason } of reply.order) {
     if (n < 1 || n > given) return { ok: false, problem: `the model named candidate ${n}, which it was not given` };
     if (seen.has(n)) return { ok: false, problem: `the model listed candidate ${n} twice` };
     seen.add(n);
+    if (reason.trim() === '') return { ok: false, problem: `the model gave candidate ${n} a blank reason` };
     const problem = reasonProblem(reason);
     if (problem) return { ok: false, problem };
   }

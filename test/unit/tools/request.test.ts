@@ -793,19 +793,26 @@ describe('request channel: a Chinese proper name is the setting, not words to se
 describe('request channel: a point of comparison is not what is asked', () => {
   const concepts = (q: string) => parseToolRequest(q).concepts.map((c) => c.id);
 
-  it('reads nothing from what the request wants to improve on or replace', () => {
+  it('reads nothing from what the request wants to improve on', () => {
+    expect(concepts('which index tells bare soil from thin grass, like the NDVI does?')).toContain('ndvi');
     expect(concepts('which index tells bare soil from thin grass better than the NDVI does?')).not.toContain('ndvi');
     expect(concepts('an index more robust than NDVI over the orchard')).not.toContain('ndvi');
     expect(concepts('use something else instead of NDVI for the orchard')).not.toContain('ndvi');
+    expect(concepts('有没有能区分裸土和稀疏草地的NDVI')).toContain('ndvi');
     expect(concepts('有没有比NDVI更能区分裸土和稀疏草地的指数')).not.toContain('ndvi');
+    expect(concepts('听说这个指数比NDVI好')).not.toContain('ndvi');
     expect(concepts('除了NDVI以外还有什么植被指数')).not.toContain('ndvi');
   });
 
-  it('keeps comparisons of values and the words after the compared thing', () => {
-    expect(withoutAlternatives('set pixels greater than the threshold to one')).toBe('set pixels greater than the threshold to one');
-    expect(withoutAlternatives('more than ten scenes of the delta')).toBe('more than ten scenes of the delta');
-    expect(withoutAlternatives('works better than the NDVI, for sparse shrubs')).toBe('works better than , for sparse shrubs');
-    expect(withoutAlternatives('rather than a plain ratio and for each field')).toBe('rather than and for each field');
-    expect(withoutAlternatives('对比前后两期影像的NDVI')).toBe('对比前后两期影像的NDVI');
+  it('takes one word in English, so that the task after it is still asked', () => {
+    expect(withoutAlternatives('use cubic instead of bilinear resampling')).toBe('use cubic instead of resampling');
+    expect(withoutAlternatives('instead of ndvi compute the evi')).toBe('instead of compute the evi');
+    expect(withoutAlternatives('works better than the NDVI, for sparse shrubs')).toBe('works better than the , for sparse shrubs');
+  });
+
+  it('keeps comparisons of values and the other uses of 比', () => {
+    for (const text of ['set pixels greater than the threshold to one', 'more than ten scenes of the delta', 'a terrain model better than 30 m', '比对两期影像的差异需要什么', '波段比运算后还要做什么', '对比前后两期影像的NDVI']) {
+      expect(withoutAlternatives(text)).toBe(text);
+    }
   });
 });
