@@ -139,9 +139,10 @@ export async function rerankInput(
   };
 }
 
-function excerpt(text: string): string {
+/** A description on one line, cut to `chars` with an ellipsis: what a model is shown of it. */
+export function excerpt(text: string, chars = DESCRIPTION_CHARS): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= DESCRIPTION_CHARS ? flat : `${flat.slice(0, DESCRIPTION_CHARS - 1)}…`;
+  return flat.length <= chars ? flat : `${flat.slice(0, chars - 1)}…`;
 }
 
 const URL_LIKE = /\b(?:https?|ftp):\/\/|\bwww\.|\b[a-z0-9-]+\.(?:com|org|net|io|ai|ru|cn|info|xyz)\b/i;

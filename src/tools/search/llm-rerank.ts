@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { LlmCallError, type CallOptions, type Llm } from '../../llm/model.ts';
-import { reasonProblem } from '../../ranking/llm-rerank.ts';
+import { excerpt, reasonProblem } from '../../ranking/llm-rerank.ts';
 import type { ToolHit } from './types.ts';
 
 /** The first candidates of the rule ranking: the gold tool of a miss is most often among them. */
@@ -55,11 +55,6 @@ export function createToolReranker(llm: Llm): ToolReranker {
   return { model: llm.model, ask: (input, options) => call(JSON.stringify(input), options) };
 }
 
-function excerpt(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= DESCRIPTION_CHARS ? flat : `${flat.slice(0, DESCRIPTION_CHARS - 1)}…`;
-}
-
 /** What the model sees: the request and the first candidates, numbered from 1 in the rule order. */
 export function toolRerankInput(request: string, hits: readonly ToolHit[], descriptions: ReadonlyMap<string, string>): ToolRerankInput {
   return {
@@ -69,7 +64,7 @@ export function toolRerankInput(request: string, hits: readonly ToolHit[], descr
       name: h.name,
       function: h.function,
       catalog: h.catalog,
-      description: excerpt(descriptions.get(h.id) ?? ''),
+      description: excerpt(descriptions.get(h.id) ?? '', DESCRIPTION_CHARS),
     })),
   };
 }

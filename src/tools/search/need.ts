@@ -17,11 +17,12 @@ export function needOf(parsed: ParsedRequest, lexical: LexicalIndex, sub?: SubTa
     if (!c.negated && info && info.kind !== 'modifier' && info.kind !== 'modality') expansions.add(info.en[0] ?? c.id);
   }
   const text = sub ? sub.query : parsed.query;
+  // When the work is to be done is setting, not task, and a point of comparison is not asked for: neither is matched against tools.
+  const matched = withoutAlternatives(withoutRelativeTime(text));
   const { taskTypes, facets } = constructionsOf(text, sub ? sub.taskTypes : parsed.taskTypes, facetsOf(parsed, sub), concepts, parsed);
   for (const t of taskTypes.slice(0, 2)) expansions.add(functionInfo(t.id)?.en[0] ?? t.id);
   return {
-    // When the work is to be done is setting, not task: its words are not matched against tools.
-    text: withoutAlternatives(withoutRelativeTime(text)),
+    text: matched,
     expansions: [...expansions],
     facets,
     taskTypes,
@@ -34,7 +35,7 @@ export function needOf(parsed: ParsedRequest, lexical: LexicalIndex, sub?: SubTa
     dataSources: parsed.dataSources,
     temporal: parsed.temporal?.shape,
     coverage: sub ? sub.coverage : parsed.coverage,
-    glosses: chooseGlosses(lexical, sub ? sub.glossed : parsed.glossed, queryTerms([withoutAlternatives(withoutRelativeTime(text)), ...expansions, ...facets].join(' , '))),
+    glosses: chooseGlosses(lexical, sub ? sub.glossed : parsed.glossed, queryTerms([matched, ...expansions, ...facets].join(' , '))),
   };
 }
 
